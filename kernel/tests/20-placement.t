@@ -1,0 +1,45 @@
+#!/bin/bash
+# Where busy loops end up on the server topology (2 packages x 2 cores x 2
+# threads, cpus 0-3 and 4-7): packing under powersaving, spreading under
+# performance, every cpu used when the system is full, and performance on
+# the powersched kernel placing like the vanilla kernel.
+source "$(dirname "$0")/../../tests/lib.sh"
+G=$ROOT/kernel/tests/guest
+
+# run NAME KERNEL POLICY LOOPS: 10 s of LOOPS busy loops, busy.tsv back
+run() {
+	local name=$1 kernel=$2 policy=$3 loops=$4 dir=$TEST_TMP/$1
+	local pol=()
+	[ "$policy" != - ] && pol=(--policy "$policy")
+	mkdir -p "$dir"
+	cp "$G/pack.sh" "$dir/"
+	guest "$dir" --kernel "$kernel" --topology server "${pol[@]}" --timeout 400 -- sh pack.sh "$loops" 10 ||
+		fail "$name: guest run"
+}
+
+# package busy: the sum of the busy shares of a package's cpus (an upper
+# bound of the share of time any of them was busy)
+pkg_busy() { awk -v p="$2" '($1 < 4) == (p == 0) { s += $2 } END { printf "%.2f", s }' "$TEST_TMP/$1/busy.tsv"; }
+min_cpu_busy() { sort -k2 -n "$TEST_TMP/$1/busy.tsv" | head -n1 | cut -f2; }
+# busy packages / cores: those with at least half a cpu of work
+busy_pkgs() { awk '{ s[$1 < 4] += $2 } END { n = 0; for (p in s) if (s[p] >= 0.5) n++; print n }' "$TEST_TMP/$1/busy.tsv"; }
+busy_cores() { awk '{ s[int($1 / 2)] += $2 } END { n = 0; for (c in s) if (s[c] >= 0.5) n++; print n }' "$TEST_TMP/$1/busy.tsv"; }
+show() { diag "$1 busy per cpu: $(cut -f2 "$TEST_TMP/$1/busy.tsv" | tr '\n' ' ')"; }
+
+run ps2 powersched powersaving 2
+run pf2 powersched performance 2
+run va2 vanilla - 2
+run ps8 powersched powersaving 8
+run pf8 powersched performance 8
+run va8 vanilla - 8
+for r in ps2 pf2 va2 ps8 pf8 va8; do show $r; done
+
+idle_pkg=$(printf '%s\n%s\n' "$(pkg_busy ps2 0)" "$(pkg_busy ps2 1)" | sort -n | head -n1)
+cmp_num "$idle_pkg" -le 0.10 "powersaving, 2 loops: one package idle >= 90% of the last 5 s (its busy share)"
+is "$(busy_pkgs pf2)" 2 "performance, 2 loops: both packages busy"
+cmp_num "$(min_cpu_busy ps8)" -ge 0.80 "powersaving, 8 loops: every cpu busy (least busy cpu)"
+cmp_num "$(min_cpu_busy pf8)" -ge 0.80 "performance, 8 loops: every cpu busy (least busy cpu)"
+is "$(busy_pkgs pf2)/$(busy_cores pf2)" "$(busy_pkgs va2)/$(busy_cores va2)" \
+	"2 loops: performance uses as many packages/cores as the vanilla kernel"
+is "$(busy_pkgs pf8)/$(busy_cores pf8)" "$(busy_pkgs va8)/$(busy_cores va8)" \
+	"8 loops: performance uses as many packages/cores as the vanilla kernel"

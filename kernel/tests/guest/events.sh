@@ -1,0 +1,26 @@
+#!/bin/sh
+# events.sh: under powersaving, record the powersched events (and
+# sched_switch/sched_migrate_task) through loops that come and go in
+# waves, so that packing, spreading and lazy skips all happen.
+printf '#!/bin/sh\nwhile :; do :; done\n' > /tmp/spinloop
+chmod +x /tmp/spinloop
+# short-lived tasks for the wakeup placement
+printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10; do usleep 20000; done\n' > /tmp/ticker
+chmod +x /tmp/ticker
+
+trace-cmd record -q -e powersched -e sched:sched_switch -e sched:sched_migrate_task \
+	-o trace.dat sh -c '
+	/tmp/spinloop & a=$!; /tmp/spinloop & b=$!
+	sleep 3
+	r=0
+	while [ $r -lt 6 ]; do
+		p=""
+		for i in 1 2 3 4 5 6 7 8 9 10; do /tmp/spinloop & p="$p $!"; done
+		/tmp/ticker & /tmp/ticker &
+		usleep 400000
+		kill $p
+		usleep 300000
+		r=$((r + 1))
+	done
+	sleep 1
+	kill $a $b' > record.log 2>&1

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the project's *.t tests (sourced).  Each check prints one TAP
+# line; tests/run counts them.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD_DIR:-$ROOT/build}
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/powersched-test.XXXXXX")
+trap 'rm -rf "$TEST_TMP"' EXIT
+
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; }
+diag() { sed 's/^/# /' <<<"$*"; }
+
+# ok DESCRIPTION COMMAND...: passes when COMMAND succeeds
+ok() {
+	local desc=$1; shift
+	if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+# is GOT EXPECTED DESCRIPTION
+is() {
+	if [ "$1" = "$2" ]; then pass "$3"; else fail "$3"; diag "got '$1', expected '$2'"; fi
+}
+
+# cmp_num GOT OP LIMIT DESCRIPTION (OP: -ge -le -gt -lt -eq; GOT may be a decimal)
+cmp_num() {
+	local got=$1 op=$2 lim=$3 desc=$4
+	if awk -v g="$got" -v l="$lim" -v op="$op" 'BEGIN {
+		if (g == "") exit 1
+		if (op == "-ge") exit !(g + 0 >= l + 0); if (op == "-le") exit !(g + 0 <= l + 0)
+		if (op == "-gt") exit !(g + 0 > l + 0);  if (op == "-lt") exit !(g + 0 < l + 0)
+		if (op == "-eq") exit !(g + 0 == l + 0); exit 1 }'; then
+		pass "$desc ($got $op $lim)"
+	else
+		fail "$desc"; diag "got '$got', wanted $op $lim"
+	fi
+}
+
+# guest OUTDIR [qemu/run options] -- COMMAND: boot a guest; sets GUEST_RC
+guest() {
+	local out=$1; shift
+	"$ROOT/qemu/run" -q --out "$out" "$@" >"$out.stdout" 2>"$out.stderr"
+	GUEST_RC=$?
+	if [ $GUEST_RC != 0 ]; then
+		diag "qemu/run $* exited with $GUEST_RC:"
+		diag "$(tail -n 20 "$out.stderr")"
+	fi
+	return $GUEST_RC
+}
