@@ -8,7 +8,7 @@ d=$TEST_TMP/affinity
 mkdir -p "$d" && cp "$G/affinity.sh" "$d/"
 guest "$d" --kernel powersched --topology server --policy powersaving --timeout 400 -- sh affinity.sh ||
 	fail "affinity: guest run"
-trace-cmd report -q "$d/trace.dat" >"$d/report" 2>/dev/null
+trace-cmd report -N -q "$d/trace.dat" >"$d/report" 2>/dev/null
 n=$(grep -c 'sched_switch:.*next_comm=spinloop' "$d/report")
 cmp_num "$n" -gt 10 "affinity: the pinned loops were traced running"
 is "$(grep 'sched_switch:.*next_comm=spinloop' "$d/report" | sed -n 's/^.*\[\([0-9]*\)\].*$/\1/p' | awk '$1 < 4' | wc -l)" 0 \
@@ -22,7 +22,7 @@ d=$TEST_TMP/events
 mkdir -p "$d" && cp "$G/events.sh" "$d/"
 guest "$d" --kernel powersched --topology server --policy powersaving --timeout 500 -- sh events.sh ||
 	fail "events: guest run"
-trace-cmd report -q "$d/trace.dat" >"$d/report" 2>/dev/null
+trace-cmd report -N -q "$d/trace.dat" >"$d/report" 2>/dev/null
 for e in power_pack_decision group_leader_chosen lazy_balance_skip balance_mode; do
 	n=$(grep -c " $e:" "$d/report")
 	cmp_num "$n" -gt 0 "events: $e fired"
@@ -53,3 +53,21 @@ for m in power performance none; do
 done
 is "$(grep ' balance_mode:.*domain=SMT' "$d/report" | grep -c 'mode=power')" 0 "events: no power balance in SMT domains"
 is "$(grep ' balance_mode:.*idle=busy' "$d/report" | grep -c 'mode=power')" 0 "events: busy cpus never pack"
+
+# What a burst changes: with every cpu in a burst, waking tasks count at
+# their instantaneous load, domains fill up and the mainline path decides
+# (reason=burst); with burst detection off, no decision says burst.
+d=$TEST_TMP/burst
+mkdir -p "$d" && cp "$G/burst.sh" "$d/"
+guest "$d" --kernel powersched --topology server --policy powersaving --timeout 500 -- sh burst.sh ||
+	fail "burst: guest run"
+for m in on off; do
+	trace-cmd report -N -q "$d/burst-$m.dat" 2>/dev/null | grep ' power_pack_decision:' | grep 'origin=wakeup' >"$d/$m.txt"
+done
+cmp_num "$(wc -l <"$d/on.txt")" -gt 0 "burst: wakeup placements traced with the threshold at 1 s"
+cmp_num "$(grep -c 'reason=burst' "$d/on.txt")" -gt 0 "burst: threshold 1 s, decisions with reason=burst"
+is "$(grep -c 'reason=burst' "$d/off.txt")" 0 "burst: threshold 0, no decision says burst"
+share() { awk '{ n++ } /chosen_cpu=-1 / { m++ } END { printf "%.3f", n ? m / n : 0 }' "$1"; }
+on=$(share "$d/on.txt") off=$(share "$d/off.txt")
+diag "wakeups left to the mainline path: $on with bursts, $off without"
+is "$(grep 'reason=burst' "$d/on.txt" | grep -vc 'chosen_cpu=-1 ')" 0 "burst: a burst always hands the wakeup to the mainline path"
