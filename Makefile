@@ -3,7 +3,10 @@
 #   make deps     install the Debian packages the project needs (as root)
 #   make kernel   build/kernel/{vanilla,powersched}/bzImage from linux-source-6.12
 #   make guest    build/guest/initramfs.cpio.gz (busybox, trace-cmd, workloads)
+#   make tools    the trace-cmd plugin (build/lib/...) and the C tools
+#   make install  the plugin into ~/.local/lib/traceevent/plugins (PREFIX=...)
 #   make test     every test of the project; ends with "N passed, N failed"
+#   make bench    benchmarks that print figures (build/bench/)
 #   make report   the experiment: boots the kernels and writes build/report/
 #   make clean    remove build/ (the unpacked kernel trees included)
 
@@ -15,17 +18,31 @@ DEB_KERNEL := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 	cpio xz-utils git perl
 DEB_GUEST := qemu-system-x86 busybox-static trace-cmd rt-tests
 DEB_TOOLS := libtraceevent-dev libtracefs-dev libtracecmd-dev pkg-config \
-	gnuplot-nox jq
+	gnuplot-nox jq libc6-dev
 DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS)
 
 GUEST_INITRAMFS := $(BUILD)/guest/initramfs.cpio.gz
 
-.PHONY: all deps kernel guest test report clean help
+# C tools.  Recursive variables: pkg-config runs after make deps installed
+# the -dev packages.  Test builds add ASan and UBSan.
+CC ?= gcc
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TEP_CFLAGS = $(shell pkg-config --cflags libtraceevent)
+TEP_LIBS = $(shell pkg-config --libs libtraceevent)
+PREFIX ?= $(HOME)/.local
+PLUGIN_DIR ?= $(PREFIX)/lib/traceevent/plugins
 
-all: kernel guest
+PLUGIN := $(BUILD)/lib/traceevent/plugins/plugin_powersched.so
+TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test
+
+.PHONY: all deps kernel guest tools test-tools install test bench report clean help
+
+all: kernel guest tools
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# //'
+	@sed -n '3,12p' Makefile | sed 's/^# //'
 
 # Installs only what is missing, so a machine that has everything never
 # touches apt.  Needs root (CI runs as root).
@@ -49,8 +66,33 @@ $(GUEST_INITRAMFS): qemu/mkinitramfs qemu/guest-init | deps
 
 guest: deps $(GUEST_INITRAMFS)
 
-test: deps kernel guest
+tools: deps $(PLUGIN)
+
+test-tools: deps $(TEST_BINS)
+
+$(PLUGIN): tracer/plugin_powersched.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) -fPIC -shared $(TEP_CFLAGS) -o $@ $<
+
+$(BUILD)/test/plugin_powersched.so: tracer/plugin_powersched.c | deps
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) $(SANITIZE) -fPIC -shared $(TEP_CFLAGS) -o $@ $<
+
+$(BUILD)/test/plugin-test: tracer/tests/plugin-test.c | deps
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) $(SANITIZE) $(TEP_CFLAGS) -o $@ $< $(TEP_LIBS) -ldl
+
+# trace-cmd report and KernelShark look in ~/.local/lib/traceevent/plugins
+install: tools
+	install -D -m 0644 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/plugin_powersched.so
+	@echo "installed $(DESTDIR)$(PLUGIN_DIR)/plugin_powersched.so"
+
+test: deps kernel guest tools test-tools
 	@tests/run
+
+# Wakeup-heavy overhead of the policy against the vanilla kernel.
+bench: deps kernel guest
+	@kernel/bench/hackbench
 
 # At this stage the report boots the powersched kernel on the server
 # topology and records a scheduler trace; the experiment matrix comes later.

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * plugin_powersched: how trace-cmd report and KernelShark print the events
+ * of the powersaving balance policy (trace system "powersched").
+ *
+ * The kernel's own print formats are key=value for scripts; these handlers
+ * spell the same records out for people: the policy's decision and its
+ * reason in words, cpu sets as ranges ("0-3,8") and the domain level's name.
+ *
+ * A field the record lacks (an older or newer kernel, a truncated record) is
+ * printed as "?" and the rest of the line still comes out.  When the event
+ * lacks the fields that make it what it is, the handler prints "!" and
+ * returns non-zero, so that libtraceevent follows with the kernel's own
+ * print format, as its own plugins do.  Handlers that printed the event
+ * return 0.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+/* Values of the kernel's enums, exported with TRACE_DEFINE_ENUM. */
+static const char * const pack_reasons[] = {
+	"transitory task packed onto a busy cpu of the group leader",
+	"idlest cpu of the group leader",
+	"transitory task kept on the waking cpu",
+	"wakeup burst filled the domain, mainline decides",
+	"domain full, mainline decides",
+	"no group with room the task may use, mainline decides",
+};
+
+static const char * const origins[] = { "fork", "exec", "wakeup", "balance" };
+
+static const char * const modes[] = { "no balance", "power balance", "performance balance" };
+
+static const char * const whys[] = {
+	"the policy is performance",
+	"SMT domain, packing saves nothing",
+	"this cpu is busy",
+	"a group is overloaded",
+	"the local group is idle",
+	"the local group has no room",
+	"the local group is not the leader",
+	"lazy: recent performance passes",
+	"packing the least busy group",
+};
+
+static const char * const idle_types[] = { "busy", "idle", "newly idle" };
+
+#define NAME(table, v) \
+	((v) >= 0 && (unsigned long long)(v) < sizeof(table) / sizeof((table)[0]) ? (table)[v] : NULL)
+
+/*
+ * Where a field's bytes are in the record, checked against the record's
+ * size so that a truncated or corrupt record is reported, never overread.
+ */
+static void *field_data(struct tep_event *event, struct tep_record *record,
+			const char *name, struct tep_format_field **fieldp, int *len)
+{
+	struct tep_format_field *field = tep_find_field(event, name);
+	unsigned int offset, size;
+
+	if (!field || field->offset < 0 || field->size < 0 || record->size < 0 ||
+	    (unsigned int)(field->offset + field->size) > (unsigned int)record->size)
+		return NULL;
+	offset = field->offset;
+	size = field->size;
+	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned int loc = tep_read_number(event->tep,
+					(char *)record->data + field->offset, 4);
+
+		offset = loc & 0xffff;
+		size = loc >> 16;
+		if (field->flags & TEP_FIELD_IS_RELATIVE)
+			offset += field->offset + field->size;
+		if (offset + size > (unsigned int)record->size)
+			return NULL;
+	}
+	if (fieldp)
+		*fieldp = field;
+	if (len)
+		*len = size;
+	return (char *)record->data + offset;
+}
+
+/* A numeric field; false (and nothing printed) when the record lacks it. */
+static bool num(struct tep_event *event, struct tep_record *record,
+		const char *name, long long *val)
+{
+	struct tep_format_field *field;
+	unsigned long long v;
+	int len;
+	void *data = field_data(event, record, name, &field, &len);
+
+	if (!data || (field->flags & TEP_FIELD_IS_DYNAMIC) ||
+	    (len != 1 && len != 2 && len != 4 && len != 8))
+		return false;
+	v = tep_read_number(event->tep, data, len);
+	if (field->flags & TEP_FIELD_IS_SIGNED) {
+		switch (len) {
+		case 1: *val = (signed char)v; break;
+		case 2: *val = (short)v; break;
+		case 4: *val = (int)v; break;
+		default: *val = (long long)v; break;
+		}
+	} else {
+		*val = (long long)v;
+	}
+	return true;
+}
+
+static void put_num(struct trace_seq *s, struct tep_event *event,
+		    struct tep_record *record, const char *name, const char *fmt)
+{
+	long long v;
+
+	if (num(event, record, name, &v))
+		trace_seq_printf(s, fmt, v);
+	else
+		trace_seq_putc(s, '?');
+}
+
+/* The raw bytes of a field, dynamic (__data_loc) ones included. */
+static void *raw(struct tep_event *event, struct tep_record *record,
+		 const char *name, int *len)
+{
+	return field_data(event, record, name, NULL, len);
+}
+
+/* The domain as "MC (level 1)"; either part may be unknown. */
+static void put_domain(struct trace_seq *s, struct tep_event *event,
+		       struct tep_record *record)
+{
+	long long level;
+	int len;
+	const char *name = raw(event, record, "domain", &len);
+	bool have_level = num(event, record, "level", &level);
+
+	if (name && len > 0 && memchr(name, '\0', len))
+		trace_seq_puts(s, name);
+	else
+		trace_seq_putc(s, '?');
+	if (have_level)
+		trace_seq_printf(s, " (level %lld)", level);
+	else
+		trace_seq_puts(s, " (level ?)");
+}
+
+/* A cpumask field as a cpu list, "0-3,8"; "none" when empty. */
+static void put_cpus(struct trace_seq *s, struct tep_event *event,
+		     struct tep_record *record, const char *name)
+{
+	int len, long_size = tep_get_long_size(event->tep);
+	unsigned char *bits = raw(event, record, name, &len);
+	int nbits, cpu, start = -1, printed = 0;
+
+	if (!bits || len <= 0) {
+		trace_seq_putc(s, '?');
+		return;
+	}
+	if (long_size != 4 && long_size != 8)
+		long_size = 8;
+	nbits = len * 8;
+
+	for (cpu = 0; cpu <= nbits; cpu++) {
+		bool set = false;
+
+		if (cpu < nbits) {
+			/* bit cpu lives in word cpu / (8 * long_size), in file byte order */
+			int word = cpu / (8 * long_size), bit = cpu % (8 * long_size);
+			unsigned long long w;
+
+			if ((word + 1) * long_size > len)
+				break;
+			w = tep_read_number(event->tep, bits + word * long_size, long_size);
+			set = (w >> bit) & 1;
+		}
+		if (set && start < 0)
+			start = cpu;
+		if (!set && start >= 0) {
+			trace_seq_printf(s, "%s%d", printed ? "," : "", start);
+			if (cpu - 1 > start)
+				trace_seq_printf(s, "-%d", cpu - 1);
+			printed = 1;
+			start = -1;
+		}
+	}
+	if (!printed)
+		trace_seq_puts(s, "none");
+}
+
+static void put_name(struct trace_seq *s, const char *name, long long v, bool have)
+{
+	if (!have)
+		trace_seq_putc(s, '?');
+	else if (name)
+		trace_seq_puts(s, name);
+	else
+		trace_seq_printf(s, "%lld?", v);
+}
+
+static int power_pack_decision_handler(struct trace_seq *s,
+				       struct tep_record *record,
+				       struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long origin, reason, chosen, pid;
+	bool have_origin = num(event, record, "origin", &origin);
+	bool have_reason = num(event, record, "reason", &reason);
+	bool have_chosen = num(event, record, "chosen_cpu", &chosen);
+	int len;
+	const char *comm = raw(event, record, "comm", &len);
+
+	if (!comm && !have_reason && !have_chosen)
+		return trace_seq_putc(s, '!');
+
+	if (comm && len > 0)
+		trace_seq_printf(s, "%.*s", (int)strnlen(comm, len), comm);
+	else
+		trace_seq_putc(s, '?');
+	trace_seq_putc(s, ':');
+	if (num(event, record, "pid", &pid))
+		trace_seq_printf(s, "%lld", pid);
+	else
+		trace_seq_putc(s, '?');
+	trace_seq_putc(s, ' ');
+	put_name(s, have_origin ? NAME(origins, origin) : NULL, origin, have_origin);
+	if (have_chosen && chosen >= 0)
+		trace_seq_printf(s, " -> cpu %lld", chosen);
+	else if (have_chosen)
+		trace_seq_puts(s, " -> mainline");
+	else
+		trace_seq_puts(s, " -> cpu ?");
+	trace_seq_puts(s, ": ");
+	put_name(s, have_reason ? NAME(pack_reasons, reason) : NULL, reason, have_reason);
+	trace_seq_puts(s, " [prev cpu ");
+	put_num(s, event, record, "prev_cpu", "%lld");
+	trace_seq_puts(s, ", waking cpu ");
+	put_num(s, event, record, "waking_cpu", "%lld");
+	trace_seq_puts(s, ", domain ");
+	put_domain(s, event, record);
+	trace_seq_puts(s, ", util ");
+	put_num(s, event, record, "util", "%lld");
+	trace_seq_puts(s, "/1024]");
+	return 0;
+}
+
+static int group_leader_chosen_handler(struct trace_seq *s,
+				       struct tep_record *record,
+				       struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long origin;
+	bool have_origin = num(event, record, "origin", &origin);
+
+	if (!tep_find_field(event, "leader_cpus") && !tep_find_field(event, "min_cpus"))
+		return trace_seq_putc(s, '!');
+
+	trace_seq_puts(s, "cpu ");
+	put_num(s, event, record, "cpu", "%lld");
+	trace_seq_putc(s, ' ');
+	put_name(s, have_origin ? NAME(origins, origin) : NULL, origin, have_origin);
+	trace_seq_puts(s, " in ");
+	put_domain(s, event, record);
+	trace_seq_puts(s, ": leader ");
+	put_cpus(s, event, record, "leader_cpus");
+	trace_seq_puts(s, " (util ");
+	put_num(s, event, record, "leader_util", "%lld");
+	trace_seq_puts(s, "), least busy ");
+	put_cpus(s, event, record, "min_cpus");
+	trace_seq_puts(s, " (util ");
+	put_num(s, event, record, "min_util", "%lld");
+	trace_seq_puts(s, "), domain util ");
+	put_num(s, event, record, "sd_util", "%lld");
+	trace_seq_putc(s, '/');
+	put_num(s, event, record, "sd_capacity", "%lld");
+	return 0;
+}
+
+static int lazy_balance_skip_handler(struct trace_seq *s,
+				     struct tep_record *record,
+				     struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long rec;
+
+	if (!tep_find_field(event, "record") && !tep_find_field(event, "recent"))
+		return trace_seq_putc(s, '!');
+
+	trace_seq_puts(s, "cpu ");
+	put_num(s, event, record, "cpu", "%lld");
+	trace_seq_puts(s, " in ");
+	put_domain(s, event, record);
+	trace_seq_puts(s, ": power balance skipped, ");
+	put_num(s, event, record, "recent", "%lld");
+	trace_seq_puts(s, " performance passes in the last 32, ");
+	put_num(s, event, record, "older", "%lld");
+	trace_seq_puts(s, " in the 32 before (history ");
+	if (num(event, record, "record", &rec))
+		trace_seq_printf(s, "0x%016llx", (unsigned long long)rec);
+	else
+		trace_seq_putc(s, '?');
+	trace_seq_putc(s, ')');
+	return 0;
+}
+
+static int balance_mode_handler(struct trace_seq *s, struct tep_record *record,
+				struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long mode, why, idle;
+	bool have_mode = num(event, record, "mode", &mode);
+	bool have_why = num(event, record, "why", &why);
+	bool have_idle = num(event, record, "idle", &idle);
+
+	if (!have_mode && !have_why)
+		return trace_seq_putc(s, '!');
+
+	trace_seq_puts(s, "cpu ");
+	put_num(s, event, record, "cpu", "%lld");
+	trace_seq_putc(s, ' ');
+	put_name(s, have_idle ? NAME(idle_types, idle) : NULL, idle, have_idle);
+	trace_seq_puts(s, " in ");
+	put_domain(s, event, record);
+	trace_seq_puts(s, ": ");
+	put_name(s, have_mode ? NAME(modes, mode) : NULL, mode, have_mode);
+	trace_seq_puts(s, " (");
+	put_name(s, have_why ? NAME(whys, why) : NULL, why, have_why);
+	trace_seq_putc(s, ')');
+	return 0;
+}
+
+int TEP_PLUGIN_LOADER(struct tep_handle *tep)
+{
+	tep_register_event_handler(tep, -1, "powersched", "power_pack_decision",
+				   power_pack_decision_handler, NULL);
+	tep_register_event_handler(tep, -1, "powersched", "group_leader_chosen",
+				   group_leader_chosen_handler, NULL);
+	tep_register_event_handler(tep, -1, "powersched", "lazy_balance_skip",
+				   lazy_balance_skip_handler, NULL);
+	tep_register_event_handler(tep, -1, "powersched", "balance_mode",
+				   balance_mode_handler, NULL);
+	return 0;
+}
+
+int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
+{
+	tep_unregister_event_handler(tep, -1, "powersched", "power_pack_decision",
+				     power_pack_decision_handler, NULL);
+	tep_unregister_event_handler(tep, -1, "powersched", "group_leader_chosen",
+				     group_leader_chosen_handler, NULL);
+	tep_unregister_event_handler(tep, -1, "powersched", "lazy_balance_skip",
+				     lazy_balance_skip_handler, NULL);
+	tep_unregister_event_handler(tep, -1, "powersched", "balance_mode",
+				     balance_mode_handler, NULL);
+	return 0;
+}
