@@ -18,7 +18,7 @@ DEB_KERNEL := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 	cpio xz-utils git perl
 DEB_GUEST := qemu-system-x86 busybox-static trace-cmd rt-tests
 DEB_TOOLS := libtraceevent-dev libtracefs-dev libtracecmd-dev pkg-config \
-	gnuplot-nox jq libc6-dev
+	gnuplot-nox jq libc6-dev time
 DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS)
 
 GUEST_INITRAMFS := $(BUILD)/guest/initramfs.cpio.gz
@@ -31,13 +31,22 @@ WARN := -Wall -Wextra -Werror
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 TEP_CFLAGS = $(shell pkg-config --cflags libtraceevent)
 TEP_LIBS = $(shell pkg-config --libs libtraceevent)
+TCMD_CFLAGS = $(shell pkg-config --cflags libtracecmd)
+TCMD_LIBS = $(shell pkg-config --libs libtracecmd)
+ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/compare.c \
+	analysis/model.c analysis/topology.c
+ANALYZER_HDR := analysis/powersched.h
+MODEL_DEF := -DMODEL_DIR='"$(CURDIR)/analysis"'
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR ?= $(PREFIX)/lib/traceevent/plugins
 
 PLUGIN := $(BUILD)/lib/traceevent/plugins/plugin_powersched.so
-TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test
+ANALYZER := $(BUILD)/bin/powersched
+NOOP_ITERATE := $(BUILD)/bin/noop-iterate
+TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
+	$(BUILD)/test/powersched
 
-.PHONY: all deps kernel guest tools test-tools install test bench report clean help
+.PHONY: all deps kernel guest tools test-tools install test bench fuzz report clean help
 
 all: kernel guest tools
 
@@ -66,7 +75,19 @@ $(GUEST_INITRAMFS): qemu/mkinitramfs qemu/guest-init | deps
 
 guest: deps $(GUEST_INITRAMFS)
 
-tools: deps $(PLUGIN)
+tools: deps $(PLUGIN) $(ANALYZER)
+
+$(ANALYZER): $(ANALYZER_SRC) $(ANALYZER_HDR) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(MODEL_DEF) $(TCMD_CFLAGS) -o $@ $(ANALYZER_SRC) $(TCMD_LIBS) -lm
+
+$(NOOP_ITERATE): analysis/bench/noop-iterate.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(TCMD_CFLAGS) -o $@ $< $(TCMD_LIBS)
+
+$(BUILD)/test/powersched: $(ANALYZER_SRC) $(ANALYZER_HDR) | deps
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) $(SANITIZE) $(MODEL_DEF) $(TCMD_CFLAGS) -o $@ $(ANALYZER_SRC) $(TCMD_LIBS) -lm
 
 test-tools: deps $(TEST_BINS)
 
@@ -82,6 +103,35 @@ $(BUILD)/test/plugin-test: tracer/tests/plugin-test.c | deps
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) $(SANITIZE) $(TEP_CFLAGS) -o $@ $< $(TEP_LIBS) -ldl
 
+# Bounded libFuzzer runs of the analyzer's input path: FUZZ_TIME seconds on
+# traces, then on topology files; any crash or sanitizer report fails.
+FUZZ_TIME ?= 60
+FUZZ_CC := clang
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SEEDS := analysis/tests/data
+fuzz: deps
+	@for p in clang libclang-rt-14-dev; do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$p; }; done
+	@mkdir -p $(BUILD)/fuzz/corpus-trace $(BUILD)/fuzz/corpus-topology
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(MODEL_DEF) $(TCMD_CFLAGS) -o $(BUILD)/fuzz/fuzz-trace \
+		analysis/fuzz/fuzz-analyze.c $(filter-out analysis/powersched.c,$(ANALYZER_SRC)) \
+		analysis/fuzz/cli.c $(TCMD_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_TOPOLOGY $(MODEL_DEF) $(TCMD_CFLAGS) -o $(BUILD)/fuzz/fuzz-topology \
+		analysis/fuzz/fuzz-analyze.c $(filter-out analysis/powersched.c,$(ANALYZER_SRC)) \
+		analysis/fuzz/cli.c $(TCMD_LIBS) -lm
+	@cp -n $(FUZZ_SEEDS)/*/trace.dat $(BUILD)/fuzz/corpus-trace/ 2>/dev/null; \
+	 for d in $(FUZZ_SEEDS)/*/; do cp $$d/trace.dat $(BUILD)/fuzz/corpus-trace/$$(basename $$d).dat; \
+	   cp $$d/topology.tsv $(BUILD)/fuzz/corpus-topology/$$(basename $$d).tsv; done
+	cd $(BUILD)/fuzz && FUZZ_TRACE_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/trace.dat \
+		FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp \
+		./fuzz-trace -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 -max_len=400000 corpus-trace
+	cd $(BUILD)/fuzz && FUZZ_TRACE_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/trace.dat \
+		FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp \
+		./fuzz-topology -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 corpus-topology
+	@echo "make fuzz: no crash in $(FUZZ_TIME) s on traces and $(FUZZ_TIME) s on topology files"
+
 # trace-cmd report and KernelShark look in ~/.local/lib/traceevent/plugins
 install: tools
 	install -D -m 0644 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/plugin_powersched.so
@@ -90,9 +140,11 @@ install: tools
 test: deps kernel guest tools test-tools
 	@tests/run
 
-# Wakeup-heavy overhead of the policy against the vanilla kernel.
-bench: deps kernel guest
+# Wakeup-heavy overhead of the policy against the vanilla kernel, and the
+# analyzer's speed and memory.
+bench: deps kernel guest tools $(NOOP_ITERATE)
 	@kernel/bench/hackbench
+	@analysis/bench/analyzer
 
 # At this stage the report boots the powersched kernel on the server
 # topology and records a scheduler trace; the experiment matrix comes later.

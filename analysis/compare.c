@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * powersched compare: several analyzed runs in one table, like the v7
+ * cover letter's: estimated watts, runtime or throughput when the run
+ * recorded one, performance per watt, migrations, package idle share and
+ * balance-mode switches per second.
+ *
+ * A RUN_DIR is a results folder (qemu/run --out) analyzed into
+ * RUN_DIR/analysis/, or the analysis folder itself.  The workload's own
+ * figures are read from RUN_DIR/result.tsv when present ("key<TAB>value",
+ * keys runtime_s and/or throughput, written by the workloads).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "powersched.h"
+
+/* The value of "key": "..." in a small JSON file, or "-". */
+static void json_field(const char *path, const char *key, char *out, size_t len)
+{
+	char buf[8192], pat[64], *p, *q;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	snprintf(out, len, "-");
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
+	p = strstr(buf, pat);
+	if (!p)
+		return;
+	p += strlen(pat);
+	q = strchr(p, '"');
+	if (!q)
+		return;
+	snprintf(out, len, "%.*s", (int)(q - p) < (int)len - 1 ? (int)(q - p) : (int)len - 1, p);
+}
+
+static double num_or_nan(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return -1;
+	v = strtod(s, &end);
+	return end == s ? -1 : v;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: %s compare RUN_DIR... [--out FILE]\n"
+		"  RUN_DIR  a results folder analyzed with '%s analyze' (RUN_DIR/analysis/summary.tsv)\n"
+		"  --out    also write the table to FILE (TSV with '#' headers)\n", progname, progname);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *outpath = NULL;
+	FILE *out = NULL;
+	int c, ret = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (outpath) {
+		out = fopen(outpath, "w");
+		if (!out) {
+			warning("%s: cannot write: %s", outpath, strerror(errno));
+			return 1;
+		}
+	}
+
+	const char *hdr = "# run\tkernel\tpolicy\twatts\truntime_s\tthroughput\tperf_per_watt\t"
+			  "migrations\tmig_smt\tmig_core\tmig_package\tpackage_idle_max\tswitches_per_s\tcomplete\n";
+	printf("%s", hdr);
+	if (out)
+		fprintf(out, "# powersched compare: perf_per_watt = throughput / watts, or 1e6 / (runtime_s * watts) as in the v7 cover letter\n%s", hdr);
+
+	for (int i = optind; i < argc; i++) {
+		char path[4200], runjson[4200], resultp[4200], kernel[64], policy[64];
+		struct kv *kv = NULL, *res = NULL;
+		int n = 0, nres = 0;
+		double watts, runtime = -1, thr = -1, ppw = -1;
+		const char *dir = argv[i];
+
+		snprintf(path, sizeof(path), "%s/analysis/summary.tsv", dir);
+		snprintf(runjson, sizeof(runjson), "%s/run.json", dir);
+		snprintf(resultp, sizeof(resultp), "%s/result.tsv", dir);
+		if (access(path, R_OK)) {
+			snprintf(path, sizeof(path), "%s/summary.tsv", dir);
+			snprintf(runjson, sizeof(runjson), "%s/../run.json", dir);
+			snprintf(resultp, sizeof(resultp), "%s/../result.tsv", dir);
+		}
+		if (kv_read(path, &kv, &n) || !n) {
+			warning("%s: not an analyzed run (no analysis/summary.tsv: run '%s analyze' on its trace.dat first)",
+				dir, progname);
+			free(kv);
+			ret = 1;
+			continue;
+		}
+		json_field(runjson, "kernel", kernel, sizeof(kernel));
+		json_field(runjson, "policy", policy, sizeof(policy));
+		if (!kv_read(resultp, &res, &nres)) {
+			runtime = num_or_nan(kv_get(res, nres, "runtime_s"));
+			thr = num_or_nan(kv_get(res, nres, "throughput"));
+		}
+		watts = num_or_nan(kv_get(kv, n, "power.watts"));
+		if (watts > 0 && thr > 0)
+			ppw = thr / watts;
+		else if (watts > 0 && runtime > 0)
+			ppw = 1e6 / (runtime * watts);
+
+		for (FILE *f = stdout; f; f = (f == stdout ? out : NULL)) {
+			fprintf(f, "%s\t%s\t%s\t%.1f\t", dir, kernel, policy, watts);
+			runtime > 0 ? fprintf(f, "%.3f\t", runtime) : fprintf(f, "-\t");
+			thr > 0 ? fprintf(f, "%.1f\t", thr) : fprintf(f, "-\t");
+			ppw > 0 ? fprintf(f, "%.3f\t", ppw) : fprintf(f, "-\t");
+			fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+				kv_get(kv, n, "migrations.total") ?: "-",
+				kv_get(kv, n, "migrations.smt") ?: "-",
+				kv_get(kv, n, "migrations.core") ?: "-",
+				kv_get(kv, n, "migrations.package") ?: "-",
+				kv_get(kv, n, "idle.package_max") ?: "-",
+				kv_get(kv, n, "modes.switches_per_s") ?: "-",
+				kv_get(kv, n, "lost.complete") && !strcmp(kv_get(kv, n, "lost.complete"), "1") ? "yes" : "NO (events lost)");
+		}
+		free(kv);
+		free(res);
+	}
+	if (out)
+		fclose(out);
+	return ret;
+}
