@@ -22,6 +22,8 @@ DEB_TOOLS := libtraceevent-dev libtracefs-dev libtracecmd-dev pkg-config \
 DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS)
 
 GUEST_INITRAMFS := $(BUILD)/guest/initramfs.cpio.gz
+WORKLOADS := spin wave periodic
+WORKLOAD_BINS := $(addprefix $(BUILD)/guest/bin/,$(WORKLOADS))
 
 # C tools.  Recursive variables: pkg-config runs after make deps installed
 # the -dev packages.  Test builds add ASan and UBSan.
@@ -31,6 +33,8 @@ WARN := -Wall -Wextra -Werror
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 TEP_CFLAGS = $(shell pkg-config --cflags libtraceevent)
 TEP_LIBS = $(shell pkg-config --libs libtraceevent)
+TFS_CFLAGS = $(shell pkg-config --cflags libtracefs)
+TFS_LIBS = $(shell pkg-config --libs libtracefs)
 TCMD_CFLAGS = $(shell pkg-config --cflags libtracecmd)
 TCMD_LIBS = $(shell pkg-config --libs libtracecmd)
 ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/compare.c \
@@ -70,8 +74,13 @@ deps:
 kernel: deps
 	@kernel/build all
 
-$(GUEST_INITRAMFS): qemu/mkinitramfs qemu/guest-init | deps
-	@qemu/mkinitramfs $@
+# The workloads run in the guest (and on the host, for their tests).
+$(BUILD)/guest/bin/%: workloads/%.c workloads/common.h | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(TFS_CFLAGS) -o $@ $< $(TFS_LIBS)
+
+$(GUEST_INITRAMFS): qemu/mkinitramfs qemu/guest-init $(WORKLOAD_BINS) | deps
+	@qemu/mkinitramfs $@ $(BUILD)/guest/bin
 
 guest: deps $(GUEST_INITRAMFS)
 
