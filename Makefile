@@ -155,14 +155,13 @@ bench: deps kernel guest tools $(NOOP_ITERATE)
 	@kernel/bench/hackbench
 	@analysis/bench/analyzer
 
-# At this stage the report boots the powersched kernel on the server
-# topology and records a scheduler trace; the experiment matrix comes later.
-report: deps kernel guest
-	@rm -rf $(BUILD)/report && mkdir -p $(BUILD)/report
-	@qemu/run --kernel powersched --topology server --out $(BUILD)/report/server-idle \
-		-- trace-cmd record -q -e sched:sched_switch -e sched:sched_migrate_task \
-		   -o trace.dat sleep 5
-	@echo "make report: trace in build/report/server-idle/trace.dat"
+# The experiment: the matrix of workloads/matrix in the guest, then the
+# report of plots/report in build/report/.  RUNS, TOPOLOGY, SPIN_SECONDS,
+# WAVE_JOBS and REUSE select and size the cells (README.md).
+export RUNS TOPOLOGY SPIN_SECONDS WAVE_JOBS PERIODIC_SECONDS REUSE
+report: deps kernel guest tools
+	@rc=0; workloads/matrix || rc=$$?; plots/report || rc=$$?; \
+	echo "make report: open build/report/index.html (or read build/report/report.md)"; exit $$rc
 
 clean:
 	rm -rf $(BUILD)

@@ -83,7 +83,7 @@ struct task_mig {
 };
 
 struct event_ids {
-	int sched_switch, migrate, balance_mode, lazy, pack, leader, print;
+	int sched_switch, migrate, balance_mode, lazy, pack, leader, print;	/* -1: absent */
 };
 
 struct analysis {
@@ -99,6 +99,11 @@ struct analysis {
 	struct tep_format_field *f_lz_domain;
 	struct tep_format_field *f_pk_domain, *f_pk_reason, *f_pk_origin;
 	struct tep_format_field *f_gl_origin;
+	struct tep_format_field *f_print_buf;
+
+	bool phase;			/* --phase: cut to the workload's markers */
+	bool phase_begun, phase_ended;
+	char phase_name[64];
 
 	uint64_t bucket;
 	bool started;
@@ -507,6 +512,36 @@ static void on_leader(struct analysis *a, struct tep_record *r)
 		a->leader_origin[origin]++;
 }
 
+/*
+ * A workload's phase marker, "powersched-phase: NAME begin ..." or
+ * "powersched-phase: NAME end", written to trace_marker.
+ */
+static int phase_marker(struct analysis *a, struct tep_record *r)
+{
+	static const char prefix[] = "powersched-phase: ";
+	struct tep_format_field *f = a->f_print_buf;
+	char buf[128], *word;
+	int len;
+
+	if (!f || f->offset < 0 || f->offset >= r->size)
+		return 0;
+	len = r->size - f->offset;
+	if (len > (int)sizeof(buf) - 1)
+		len = sizeof(buf) - 1;
+	memcpy(buf, (char *)r->data + f->offset, len);
+	buf[len] = 0;
+	if (strncmp(buf, prefix, sizeof(prefix) - 1))
+		return 0;
+	word = buf + sizeof(prefix) - 1;
+	if (strstr(word, " begin")) {
+		snprintf(a->phase_name, sizeof(a->phase_name), "%.*s", (int)strcspn(word, " \n"), word);
+		return 1;
+	}
+	if (strstr(word, " end"))
+		return 2;
+	return 0;
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
 {
 	struct analysis *a = data;
@@ -514,6 +549,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	int id;
 
 	(void)h;
+	if (a->phase_ended)
+		return 0;
 	a->nrecords++;
 	if (a->nrecords == 1)
 		a->first_ts = a->last_ts = ts;
@@ -532,8 +569,19 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (!a->started) {
 		if (id == a->id.sched_switch)
 			on_switch(a, r, cpu, ts);
-		if (all_known(a) || ts - a->first_ts >= SETTLE_NS)
+		if (a->phase) {
+			if (id == a->id.print && phase_marker(a, r) == 1) {
+				a->phase_begun = true;
+				start_window(a, ts);
+			}
+		} else if (all_known(a) || ts - a->first_ts >= SETTLE_NS) {
 			start_window(a, ts);
+		}
+		return 0;
+	}
+	if (a->phase && id == a->id.print && phase_marker(a, r) == 2) {
+		advance(a, ts);
+		a->phase_ended = true;
 		return 0;
 	}
 
@@ -728,6 +776,9 @@ static int write_results(struct analysis *a, const char *run_json)
 	fprintf(f, ",\n  \"kernel\": ");
 	json_str(f, t->kernel);
 	fprintf(f, ",\n  \"run\": %s,\n", run_json ? run_json : "null");
+	fprintf(f, "  \"phase\": ");
+	json_str(f, a->phase ? a->phase_name : "");
+	fprintf(f, ",\n");
 	fprintf(f, "  \"duration_s\": %.6f,\n  \"window_start_s\": %.6f,\n  \"bucket_ms\": %.3f,\n",
 		dur, (double)(a->t0 - a->first_ts) / 1e9, a->bucket / 1e6);
 	fprintf(f, "  \"records\": %llu,\n  \"sched_switch\": %llu,\n",
@@ -1019,7 +1070,10 @@ static void usage(FILE *f)
 		"  --out DIR     where the TSV files and summary.json go (default: DIR/analysis\n"
 		"                beside the trace)\n"
 		"  --bucket MS   timeline resolution in milliseconds (default 10)\n"
-		"  --model FILE  the power model (default %s)\n", progname, default_model_path());
+		"  --model FILE  the power model (default %s)\n"
+		"  --phase       analyze only the workload's measured phase, between its\n"
+		"                'powersched-phase: NAME begin' and '... end' trace markers\n",
+		progname, default_model_path());
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -1029,6 +1083,7 @@ int cmd_analyze(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "bucket", required_argument, NULL, 'b' },
 		{ "model", required_argument, NULL, 'm' },
+		{ "phase", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1044,8 +1099,9 @@ int cmd_analyze(int argc, char **argv)
 	memset(a, 0, sizeof(*a));
 	a->bad_cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:b:m:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:o:b:m:ph", opts, NULL)) != -1) {
 		switch (c) {
+		case 'p': a->phase = true; break;
 		case 't': topo_path = optarg; break;
 		case 'o': out = optarg; break;
 		case 'b': {
@@ -1128,6 +1184,8 @@ int cmd_analyze(int argc, char **argv)
 	a->id.lazy = find_id(a->tep, "powersched", "lazy_balance_skip");
 	a->id.pack = find_id(a->tep, "powersched", "power_pack_decision");
 	a->id.leader = find_id(a->tep, "powersched", "group_leader_chosen");
+	a->id.print = find_id(a->tep, "ftrace", "print");
+	a->f_print_buf = field(a->tep, "ftrace", "print", "buf");
 	a->have_powersched = a->id.balance_mode >= 0;
 
 	if (a->id.sched_switch < 0) {
@@ -1187,6 +1245,11 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (!a->nswitch) {
 		warning("%s: no sched_switch records: utilization cannot be computed", a->trace);
+		goto out_files;
+	}
+	if (a->phase && !a->phase_begun) {
+		warning("%s: --phase: no 'powersched-phase: ... begin' marker in the trace (a workload of workloads/ writes one)",
+			a->trace);
 		goto out_files;
 	}
 	if (!a->started || a->last_ts <= a->t0) {

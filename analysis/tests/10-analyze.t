@@ -99,3 +99,17 @@ diag "$(grep -v '^#' "$TEST_TMP/model.txt" | awk '{ printf "%s x=%s: %s W measur
 "$PS" model --fit >"$TEST_TMP/fit.conf" 2>&1
 "$PS" model --model "$TEST_TMP/fit.conf" | grep -q 'largest error: -4.0%'
 is "$?" 0 "model --fit: the refitted model matches the shipped one"
+
+# --phase cuts the window to the workload's markers (spin 2 -t 8 recorded by
+# workloads/matrix under powersaving).
+out=$TEST_TMP/spin2
+"$PS" analyze "$DATA/spin2-powersaving/trace.dat" --phase --out "$out" >"$TEST_TMP/spin2.txt" 2>&1
+is "$?" 0 "phase: analyze --phase succeeds"
+d=$(get "$out" duration_s)
+ok "phase: the window is spin's 8 s, markers to markers ($d s)" awk -v d="$d" 'BEGIN { exit !(d > 7.9 && d < 8.2) }'
+is "$(jq -r .phase "$out/summary.json")" spin "phase: summary.json names the phase"
+cmp_num "$(get "$out" util.busy_cpus)" -ge 1.95 "phase: two loops busy through the phase"
+cmp_num "$(get "$out" idle.package_max)" -ge 0.95 "phase: powersaving kept a package idle through the phase"
+"$PS" analyze "$DATA/pinned-vanilla/trace.dat" --phase --out "$TEST_TMP/nophase" >/dev/null 2>"$TEST_TMP/nophase.err"
+is "$?" 1 "phase: --phase on a trace without markers fails"
+ok "phase: and says why" grep -q "no 'powersched-phase: ... begin' marker" "$TEST_TMP/nophase.err"
