@@ -12,4 +12,7 @@ set ylabel "migrations per second"
 set xtics rotate by -40 scale 0
 set key top left
 set grid ytics
+set yrange [0:*]
+set offsets graph 0, graph 0, graph 0.08, graph 0
+set rmargin 8
 plot data using 2:xtic(1) title "SMT (siblings)", '' using 3 title "core (same package)", '' using 4 title "package"

@@ -7,7 +7,7 @@ set multiplot layout 1,2 title "Per-package utilization (share of each 10 ms buc
 set xlabel "time (s)"
 set ylabel "package busy share"
 set yrange [-0.05:1.15]
-set key top right horizontal
+set key top right horizontal width 3 samplen 3
 set grid
 set title lt
 plot left."/util_package.tsv" using 1:2 with steps lw 2 title "package 0", \

@@ -3,6 +3,11 @@
 # threads, cpus 0-3 and 4-7): packing under powersaving, spreading under
 # performance, every cpu used when the system is full, and performance on
 # the powersched kernel placing like the vanilla kernel.
+#
+# Mainline 6.12 lets up to imb_numa_nr (here 2) tasks stay on one NUMA node
+# while the other is idle, so under performance (and on the vanilla kernel)
+# two loops end up on one package or on two, run to run: what is certain is
+# that they get a core each, never two SMT siblings of one core.
 source "$(dirname "$0")/../../tests/lib.sh"
 G=$ROOT/kernel/tests/guest
 
@@ -36,10 +41,10 @@ for r in ps2 pf2 va2 ps8 pf8 va8; do show $r; done
 
 idle_pkg=$(printf '%s\n%s\n' "$(pkg_busy ps2 0)" "$(pkg_busy ps2 1)" | sort -n | head -n1)
 cmp_num "$idle_pkg" -le 0.10 "powersaving, 2 loops: one package idle >= 90% of the last 5 s (its busy share)"
-is "$(busy_pkgs pf2)" 2 "performance, 2 loops: both packages busy"
+is "$(busy_cores pf2)" 2 "performance, 2 loops: on two different cores"
+is "$(busy_cores ps2)/$(busy_pkgs ps2)" 1/1 "powersaving, 2 loops: packed onto one core (SMT siblings) of one package"
 cmp_num "$(min_cpu_busy ps8)" -ge 0.80 "powersaving, 8 loops: every cpu busy (least busy cpu)"
 cmp_num "$(min_cpu_busy pf8)" -ge 0.80 "performance, 8 loops: every cpu busy (least busy cpu)"
-is "$(busy_pkgs pf2)/$(busy_cores pf2)" "$(busy_pkgs va2)/$(busy_cores va2)" \
-	"2 loops: performance uses as many packages/cores as the vanilla kernel"
+is "$(busy_cores pf2)" "$(busy_cores va2)" "2 loops: performance uses as many cores as the vanilla kernel"
 is "$(busy_pkgs pf8)/$(busy_cores pf8)" "$(busy_pkgs va8)/$(busy_cores va8)" \
 	"8 loops: performance uses as many packages/cores as the vanilla kernel"
