@@ -7,7 +7,7 @@ source "$(dirname "$0")/../../tests/lib.sh"
 
 runs=$TEST_TMP/runs rep=$TEST_TMP/report
 RUNS="spin-1-powersaving spin-1-performance spin-2 spin-4-powersaving spin-4-performance spin-8-powersaving spin-8-performance wave-8-powersaving wave-8-nolazy" \
-	SPIN_SECONDS=6 WAVE_JOBS=400 REPEATS=2 OUT=$runs "$ROOT/workloads/matrix" >"$TEST_TMP/matrix.log" 2>&1
+	SPIN_SECONDS=10 WAVE_JOBS=400 REPEATS=2 OUT=$runs "$ROOT/workloads/matrix" >"$TEST_TMP/matrix.log" 2>&1
 rc=$?
 is "$rc" 0 "the short matrix runs every cell"
 [ $rc = 0 ] || diag "$(tail -n 20 "$TEST_TMP/matrix.log")"
