@@ -2,9 +2,7 @@
 # powersched analyze on real guest traces (analysis/tests/data), built with
 # ASan and UBSan; expectations follow from how each trace was recorded.
 source "$(dirname "$0")/../../tests/lib.sh"
-export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
-export LSAN_OPTIONS=suppressions=$ROOT/analysis/tests/lsan.supp
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+use_sanitizers
 PS=$BUILD/test/powersched
 DATA=$ROOT/analysis/tests/data
 get() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1/summary.tsv"; }

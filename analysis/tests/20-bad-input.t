@@ -2,9 +2,7 @@
 # Bad input gets one clear message naming the file and the problem, a
 # non-zero exit, no crash (ASan/UBSan build) and no results left behind.
 source "$(dirname "$0")/../../tests/lib.sh"
-export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
-export LSAN_OPTIONS=suppressions=$ROOT/analysis/tests/lsan.supp
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+use_sanitizers
 PS=$BUILD/test/powersched
 DATA=$ROOT/analysis/tests/data
 
