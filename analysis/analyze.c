@@ -38,6 +38,7 @@
 #define NREASONS	6
 #define NORIGINS	4
 #define NMODES		3		/* none, power, performance */
+#define MAX_TASKS	4096		/* tasks itemized in migrations_by_task.tsv */
 
 static const char * const reasons[NREASONS] = {
 	"leader", "idlest", "local", "burst", "domain_full", "no_room",
@@ -118,6 +119,7 @@ struct analysis {
 	int nunits, unit_core, unit_pkg, unit_group, unit_system;
 
 	uint64_t mig[NLEVELS], mig_bucket[NLEVELS];
+	uint64_t mig_other[NLEVELS];	/* tasks beyond MAX_TASKS */
 	struct task_mig *tasks;
 	size_t ntask_slots, ntasks;
 
@@ -372,11 +374,16 @@ static void on_switch(struct analysis *a, struct tep_record *r, int cpu, uint64_
 	c->pid = (int)next;
 }
 
+/*
+ * The per-task table, open addressing on the pid.  It holds MAX_TASKS tasks
+ * at most, so that memory stays bounded on traces of workloads that fork
+ * without end; later tasks are counted together as "other tasks".
+ */
 static struct task_mig *task_slot(struct analysis *a, int pid)
 {
 	size_t i;
 
-	if (a->ntasks * 2 >= a->ntask_slots) {
+	if (a->ntasks * 2 >= a->ntask_slots && a->ntasks < MAX_TASKS) {
 		size_t n = a->ntask_slots ? a->ntask_slots * 2 : 1024;
 		struct task_mig *t = calloc(n, sizeof(*t));
 
@@ -399,6 +406,8 @@ static struct task_mig *task_slot(struct analysis *a, int pid)
 	for (i = (size_t)pid * 2654435761u % a->ntask_slots; a->tasks[i].pid; i = (i + 1) % a->ntask_slots)
 		if (a->tasks[i].pid == pid)
 			return &a->tasks[i];
+	if (a->ntasks >= MAX_TASKS)
+		return NULL;
 	a->tasks[i].pid = pid;
 	a->ntasks++;
 	return &a->tasks[i];
@@ -436,6 +445,8 @@ static void on_migrate(struct analysis *a, struct tep_record *r)
 		if (tm) {
 			tm->count[level]++;
 			field_str(a->tep, a->f_mig_comm, r, tm->comm, sizeof(tm->comm));
+		} else {
+			a->mig_other[level]++;
 		}
 	}
 }
@@ -902,6 +913,11 @@ static int write_results(struct analysis *a, const char *run_json)
 					tm->count[0], tm->count[1], tm->count[2],
 					tm->count[0] + tm->count[1] + tm->count[2]);
 		}
+		if (a->mig_other[0] + a->mig_other[1] + a->mig_other[2])
+			fprintf(f, "0\t(other tasks)\t%llu\t%llu\t%llu\t%llu\n",
+				(unsigned long long)a->mig_other[0], (unsigned long long)a->mig_other[1],
+				(unsigned long long)a->mig_other[2],
+				(unsigned long long)(a->mig_other[0] + a->mig_other[1] + a->mig_other[2]));
 		fclose(f);
 	}
 	if (a->have_powersched) {
