@@ -36,11 +36,18 @@ cmp_num() {
 	fi
 }
 
-# guest OUTDIR [qemu/run options] -- COMMAND: boot a guest; sets GUEST_RC
+# guest OUTDIR [qemu/run options] -- COMMAND: boot a guest; sets GUEST_RC.
+# A guest that did not finish (timeout, or no exit status: a very rare hang
+# of a guest before its command ran) is booted once more, and said so.
 guest() {
 	local out=$1; shift
 	"$ROOT/qemu/run" -q --out "$out" "$@" >"$out.stdout" 2>"$out.stderr"
 	GUEST_RC=$?
+	if [ $GUEST_RC = 124 ] || { [ $GUEST_RC = 125 ] && grep -q 'without reporting' "$out.stderr"; }; then
+		diag "the guest did not finish (qemu/run status $GUEST_RC); booting it once more"
+		"$ROOT/qemu/run" -q --out "$out" "$@" >"$out.stdout" 2>"$out.stderr"
+		GUEST_RC=$?
+	fi
 	if [ $GUEST_RC != 0 ]; then
 		diag "qemu/run $* exited with $GUEST_RC:"
 		diag "$(tail -n 20 "$out.stderr")"

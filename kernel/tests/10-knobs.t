@@ -6,7 +6,7 @@ G=$ROOT/kernel/tests/guest
 
 mkdir -p "$TEST_TMP/knobs"
 cp "$G/knobs.sh" "$TEST_TMP/knobs/"
-if guest "$TEST_TMP/knobs" --kernel powersched --topology 1x2x2 --timeout 300 -- sh -c 'sh knobs.sh > tap.txt 2>&1'; then
+if guest "$TEST_TMP/knobs" --kernel powersched --topology 1x2x2 --timeout 120 -- sh -c 'sh knobs.sh > tap.txt 2>&1'; then
 	pass "knobs: guest ran"
 else
 	fail "knobs: guest ran"
@@ -14,14 +14,14 @@ fi
 cat "$TEST_TMP/knobs/tap.txt" 2>/dev/null || fail "knobs: guest results"
 
 # The boot parameter sets the policy; a bad one is ignored with a warning.
-guest "$TEST_TMP/boot" --kernel powersched --topology 1x2x1 --timeout 300 --append sched_balance_policy=powersaving -- \
+guest "$TEST_TMP/boot" --kernel powersched --topology 1x2x1 --timeout 120 --append sched_balance_policy=powersaving -- \
 	sh -c 'cat /sys/devices/system/cpu/sched_balance_policy/current_sched_balance_policy > policy.txt'
 is "$(cat "$TEST_TMP/boot/policy.txt" 2>/dev/null)" powersaving "sched_balance_policy=powersaving on the command line"
-guest "$TEST_TMP/bootbad" --kernel powersched --topology 1x2x1 --timeout 300 --append sched_balance_policy=fast -- \
+guest "$TEST_TMP/bootbad" --kernel powersched --topology 1x2x1 --timeout 120 --append sched_balance_policy=fast -- \
 	sh -c 'cat /sys/devices/system/cpu/sched_balance_policy/current_sched_balance_policy > policy.txt'
 is "$(cat "$TEST_TMP/bootbad/policy.txt" 2>/dev/null)" performance "an unknown sched_balance_policy= keeps performance"
 ok "an unknown sched_balance_policy= is reported" grep -q "unknown sched_balance_policy=fast" "$TEST_TMP/bootbad/dmesg.txt"
 # qemu/run --policy goes through the same sysfs file
-guest "$TEST_TMP/runpol" --kernel powersched --topology 1x2x1 --policy powersaving --timeout 300 -- \
+guest "$TEST_TMP/runpol" --kernel powersched --topology 1x2x1 --policy powersaving --timeout 120 -- \
 	sh -c 'cat /sys/devices/system/cpu/sched_balance_policy/current_sched_balance_policy > policy.txt'
 is "$(cat "$TEST_TMP/runpol/policy.txt" 2>/dev/null)" powersaving "qemu/run --policy powersaving sets the policy"

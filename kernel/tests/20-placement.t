@@ -18,7 +18,7 @@ run() {
 	[ "$policy" != - ] && pol=(--policy "$policy")
 	mkdir -p "$dir"
 	cp "$G/pack.sh" "$dir/"
-	guest "$dir" --kernel "$kernel" --topology server "${pol[@]}" --timeout 400 -- sh pack.sh "$loops" 10 ||
+	guest "$dir" --kernel "$kernel" --topology server "${pol[@]}" --timeout 180 -- sh pack.sh "$loops" 10 ||
 		fail "$name: guest run"
 }
 

@@ -6,7 +6,7 @@ G=$ROOT/kernel/tests/guest
 
 d=$TEST_TMP/affinity
 mkdir -p "$d" && cp "$G/affinity.sh" "$d/"
-guest "$d" --kernel powersched --topology server --policy powersaving --timeout 400 -- sh affinity.sh ||
+guest "$d" --kernel powersched --topology server --policy powersaving --timeout 180 -- sh affinity.sh ||
 	fail "affinity: guest run"
 trace-cmd report -N -q "$d/trace.dat" >"$d/report" 2>/dev/null
 n=$(grep -c 'sched_switch:.*next_comm=spinloop' "$d/report")
@@ -20,7 +20,7 @@ is "$(grep 'power_pack_decision:.*comm=spinloop' "$d/report" | grep -o 'chosen_c
 
 d=$TEST_TMP/events
 mkdir -p "$d" && cp "$G/events.sh" "$d/"
-guest "$d" --kernel powersched --topology server --policy powersaving --timeout 500 -- sh events.sh ||
+guest "$d" --kernel powersched --topology server --policy powersaving --timeout 240 -- sh events.sh ||
 	fail "events: guest run"
 trace-cmd report -N -q "$d/trace.dat" >"$d/report" 2>/dev/null
 for e in power_pack_decision group_leader_chosen lazy_balance_skip balance_mode; do
@@ -59,7 +59,7 @@ is "$(grep ' balance_mode:.*idle=busy' "$d/report" | grep -c 'mode=power')" 0 "e
 # (reason=burst); with burst detection off, no decision says burst.
 d=$TEST_TMP/burst
 mkdir -p "$d" && cp "$G/burst.sh" "$d/"
-guest "$d" --kernel powersched --topology server --policy powersaving --timeout 500 -- sh burst.sh ||
+guest "$d" --kernel powersched --topology server --policy powersaving --timeout 240 -- sh burst.sh ||
 	fail "burst: guest run"
 for m in on off; do
 	trace-cmd report -N -q "$d/burst-$m.dat" 2>/dev/null | grep ' power_pack_decision:' | grep 'origin=wakeup' >"$d/$m.txt"

@@ -7,7 +7,7 @@ G=$ROOT/kernel/tests/guest
 
 d=$TEST_TMP/stress
 mkdir -p "$d" && cp "$G/stress.sh" "$d/"
-guest "$d" --kernel powersched --topology server --timeout 900 -- sh stress.sh
+guest "$d" --kernel powersched --topology server --timeout 480 -- sh stress.sh
 rc=$GUEST_RC
 is "$rc" 0 "stress: no oops, WARNING or BUG, every step succeeded"
 ok "stress: the script ran to the end" test -f "$d/stress.done"

@@ -42,7 +42,7 @@ for kernel in vanilla powersched; do
 	for topo in laptop server; do
 		label="$kernel/$topo"
 		dir=$TEST_TMP/$kernel-$topo
-		if guest "$dir" --kernel "$kernel" --topology "$topo" --timeout 300 -- \
+		if guest "$dir" --kernel "$kernel" --topology "$topo" --timeout 120 -- \
 			trace-cmd record -q -e sched:sched_switch -o trace.dat sleep 3; then
 			pass "$label: boots and runs trace-cmd record"
 		else

@@ -13,7 +13,7 @@ trace-cmd record -q -e powersched -e sched:sched_switch -e sched:sched_migrate_t
 	/tmp/spinloop & a=$!; /tmp/spinloop & b=$!
 	sleep 3
 	r=0
-	while [ $r -lt 6 ]; do
+	while [ $r -lt 20 ]; do
 		p=""
 		for i in 1 2 3 4 5 6 7 8 9 10; do /tmp/spinloop & p="$p $!"; done
 		/tmp/ticker & /tmp/ticker &
