@@ -1,7 +1,9 @@
 #!/bin/bash
 # Both kernels boot on laptop and server; topology.tsv matches the requested
 # shape; trace-cmd record in the guest yields a trace.dat that the host's
-# trace-cmd reads, with events from every vCPU and nothing lost.
+# trace-cmd reads, with events from every vCPU and nothing lost.  The
+# recorded command runs a task on each cpu in turn: an idle vCPU may
+# otherwise not switch at all in a short recording.
 source "$(dirname "$0")/../../tests/lib.sh"
 
 # expected: topology cpus packages cores-per-package threads domain-levels
@@ -43,7 +45,8 @@ for kernel in vanilla powersched; do
 		label="$kernel/$topo"
 		dir=$TEST_TMP/$kernel-$topo
 		if guest "$dir" --kernel "$kernel" --topology "$topo" --timeout 120 -- \
-			trace-cmd record -q -e sched:sched_switch -o trace.dat sleep 3; then
+			trace-cmd record -q -e sched:sched_switch -o trace.dat sh -c \
+			'c=0; while [ $c -lt 8 ]; do taskset $(printf %x $((1 << c))) true; c=$((c + 1)); done; sleep 2'; then
 			pass "$label: boots and runs trace-cmd record"
 		else
 			fail "$label: boots and runs trace-cmd record"
