@@ -128,8 +128,8 @@ fuzz: deps
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_TOPOLOGY $(MODEL_DEF) $(TCMD_CFLAGS) -o $(BUILD)/fuzz/fuzz-topology \
 		analysis/fuzz/fuzz-analyze.c $(filter-out analysis/powersched.c,$(ANALYZER_SRC)) \
 		analysis/fuzz/cli.c $(TCMD_LIBS) -lm
-	@cp -n $(FUZZ_SEEDS)/*/trace.dat $(BUILD)/fuzz/corpus-trace/ 2>/dev/null; \
-	 for d in $(FUZZ_SEEDS)/*/; do cp $$d/trace.dat $(BUILD)/fuzz/corpus-trace/$$(basename $$d).dat; \
+	@for d in $(FUZZ_SEEDS)/*/; do [ -f $$d/trace.dat ] || continue; \
+	   cp $$d/trace.dat $(BUILD)/fuzz/corpus-trace/$$(basename $$d).dat; \
 	   cp $$d/topology.tsv $(BUILD)/fuzz/corpus-topology/$$(basename $$d).tsv; done
 	cd $(BUILD)/fuzz && FUZZ_TRACE_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/trace.dat \
 		FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \

@@ -5,8 +5,7 @@
  * Records come from tracecmd_iterate_events() in time order.  Per-cpu and
  * per-group state is a fixed set of counters, and the timelines are written
  * bucket by bucket as time passes, so memory does not grow with the length
- * of the trace (only the per-task migration table grows, with the number of
- * distinct tasks).
+ * of the trace (the per-task migration table is capped at MAX_TASKS).
  *
  * Busy means running anything but the idle task (pid 0), from
  * sched_switch.  A group (core, package, sched-domain group, the system) is
@@ -193,7 +192,7 @@ static int domain_index(struct analysis *a, const char *name)
 
 /* ------------------------------------------------------------ busy state */
 
-static void unit_change(struct analysis *a, struct unit *u, bool busy, uint64_t ts)
+static void unit_change(struct unit *u, bool busy, uint64_t ts)
 {
 	if (busy) {
 		if (u->nbusy++ == 0) {
@@ -203,7 +202,6 @@ static void unit_change(struct analysis *a, struct unit *u, bool busy, uint64_t 
 	} else if (u->nbusy > 0 && --u->nbusy == 0) {
 		u->bucket_ns += ts - u->since;
 	}
-	(void)a;
 }
 
 static void cpu_set_busy(struct analysis *a, int cpu, bool busy, uint64_t ts)
@@ -217,7 +215,7 @@ static void cpu_set_busy(struct analysis *a, int cpu, bool busy, uint64_t ts)
 		c->bucket_ns += ts - c->since;
 	c->since = ts;
 	for (int i = 0; i < c->nunits; i++)
-		unit_change(a, &a->units[c->units[i]], busy, ts);
+		unit_change(&a->units[c->units[i]], busy, ts);
 }
 
 static void write_row_start(FILE *f, struct analysis *a, uint64_t start)

@@ -328,28 +328,28 @@ static int balance_mode_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
+static const struct {
+	const char *event;
+	tep_event_handler_func handler;
+} handlers[] = {
+	{ "power_pack_decision", power_pack_decision_handler },
+	{ "group_leader_chosen", group_leader_chosen_handler },
+	{ "lazy_balance_skip", lazy_balance_skip_handler },
+	{ "balance_mode", balance_mode_handler },
+};
+
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
-	tep_register_event_handler(tep, -1, "powersched", "power_pack_decision",
-				   power_pack_decision_handler, NULL);
-	tep_register_event_handler(tep, -1, "powersched", "group_leader_chosen",
-				   group_leader_chosen_handler, NULL);
-	tep_register_event_handler(tep, -1, "powersched", "lazy_balance_skip",
-				   lazy_balance_skip_handler, NULL);
-	tep_register_event_handler(tep, -1, "powersched", "balance_mode",
-				   balance_mode_handler, NULL);
+	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+		tep_register_event_handler(tep, -1, "powersched", handlers[i].event,
+					   handlers[i].handler, NULL);
 	return 0;
 }
 
 int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
-	tep_unregister_event_handler(tep, -1, "powersched", "power_pack_decision",
-				     power_pack_decision_handler, NULL);
-	tep_unregister_event_handler(tep, -1, "powersched", "group_leader_chosen",
-				     group_leader_chosen_handler, NULL);
-	tep_unregister_event_handler(tep, -1, "powersched", "lazy_balance_skip",
-				     lazy_balance_skip_handler, NULL);
-	tep_unregister_event_handler(tep, -1, "powersched", "balance_mode",
-				     balance_mode_handler, NULL);
+	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+		tep_unregister_event_handler(tep, -1, "powersched", handlers[i].event,
+					     handlers[i].handler, NULL);
 	return 0;
 }
