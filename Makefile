@@ -2,12 +2,15 @@
 #
 #   make deps     install the Debian packages the project needs (as root)
 #   make kernel   build/kernel/{vanilla,powersched}/bzImage from linux-source-6.12
+#                 (FLAVOURS="vanilla powersched debug" adds the debug kernel)
+#   make kernel-debug  build/kernel/debug/bzImage: lockdep, KASAN, UBSAN
 #   make guest    build/guest/initramfs.cpio.gz (busybox, trace-cmd, workloads)
 #   make tools    the trace-cmd plugin (build/lib/...) and the C tools
 #   make install  the plugin into ~/.local/lib/traceevent/plugins (PREFIX=...)
 #   make test     every test of the project; ends with "N passed, N failed"
 #   make bench    benchmarks that print figures (build/bench/)
 #   make report   the experiment: boots the kernels and writes build/report/
+#   make torture  random mixes on the debug kernel (TORTURE_SECONDS per topology)
 #   make clean    remove build/ (the unpacked kernel trees included)
 
 SHELL := /bin/bash
@@ -50,12 +53,12 @@ NOOP_ITERATE := $(BUILD)/bin/noop-iterate
 TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
 	$(BUILD)/test/powersched
 
-.PHONY: all deps kernel guest tools test-tools install test bench fuzz report clean help
+.PHONY: all deps kernel kernel-debug guest tools test-tools install test bench fuzz report torture clean help
 
 all: kernel guest tools
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# //'
+	@sed -n '3,15p' Makefile | sed 's/^# //'
 
 # Installs only what is missing, so a machine that has everything never
 # touches apt.  Needs root (CI runs as root).
@@ -71,8 +74,12 @@ deps:
 		echo "make deps: all $(words $(DEB_ALL)) Debian packages present"; \
 	fi
 
+export FLAVOURS
 kernel: deps
 	@kernel/build all
+
+kernel-debug: deps
+	@kernel/build debug
 
 # The workloads run in the guest (and on the host, for their tests).
 $(BUILD)/guest/bin/%: workloads/%.c workloads/common.h | deps
@@ -146,13 +153,16 @@ install: tools
 	install -D -m 0644 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/plugin_powersched.so
 	@echo "installed $(DESTDIR)$(PLUGIN_DIR)/plugin_powersched.so"
 
-test: deps kernel guest tools test-tools
+test: deps kernel kernel-debug guest tools test-tools
 	@tests/run
 
-# Wakeup-heavy overhead of the policy against the vanilla kernel, and the
+# Wakeup-heavy overhead of the policy against the vanilla kernel on 2 and 4
+# sockets (BENCH_TOPOLOGIES), what the debug kernel's checkers cost, and the
 # analyzer's speed and memory.
-bench: deps kernel guest tools $(NOOP_ITERATE)
+export BENCH_TOPOLOGIES
+bench: deps kernel kernel-debug guest tools $(NOOP_ITERATE)
 	@kernel/bench/hackbench
+	@kernel/bench/debug-overhead
 	@analysis/bench/analyzer
 
 # The experiment: the matrix of workloads/matrix in the guest, then the
@@ -162,6 +172,15 @@ export RUNS TOPOLOGY SPIN_SECONDS WAVE_JOBS PERIODIC_SECONDS REUSE
 report: deps kernel guest tools
 	@rc=0; workloads/matrix || rc=$$?; plots/report || rc=$$?; \
 	echo "make report: open build/report/index.html (or read build/report/report.md)"; exit $$rc
+
+# Random mixes of workloads, affinity changes, policy switches, cpu hotplug,
+# sched_feat toggles and cgroup moves on the debug kernel: TORTURE_SECONDS
+# (default 600) on each of TORTURE_TOPOLOGIES; TORTURE_SEED replays a run.
+TORTURE_SECONDS ?= 600
+TORTURE_TOPOLOGIES ?= server,quad,big
+torture: deps kernel-debug guest
+	@kernel/torture --kernel debug --seconds $(TORTURE_SECONDS) --topology $(TORTURE_TOPOLOGIES) \
+		$(if $(TORTURE_SEED),--seed $(TORTURE_SEED))
 
 clean:
 	rm -rf $(BUILD)

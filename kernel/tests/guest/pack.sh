@@ -1,23 +1,42 @@
 #!/bin/sh
-# pack.sh N SECONDS [CPUMASK]: run N busy loops (comm "spinloop") for SECONDS,
-# optionally pinned with taskset CPUMASK, and write
-#   busy.tsv   cpu <TAB> busy share over the last 5 s (from /proc/stat)
-#   where.txt  the cpu of every loop, sampled 10 times in the last 5 s
-n=$1 dur=$2 mask=${3:-}
+# pack.sh N SECONDS [CPUMASK|-] [nested]: run N busy loops (comm "spinloop")
+# for SECONDS, optionally pinned with taskset CPUMASK, and write
+#   busy.tsv     cpu <TAB> busy share over the last 5 s (from /proc/stat)
+#   where.txt    the cpu of every loop, sampled 10 times in the last 5 s
+#   cgroups.txt  the cgroup of every loop
+# "nested" puts loop K in its own cpu cgroup /pack/job<K % 2>/task<K>, two
+# levels below the root with the cpu controller on at every level, the way
+# systemd nests services and sessions.
+n=$1 dur=$2 mask=${3:-} cg=${4:-}
+[ "$mask" = - ] && mask=""
 printf '#!/bin/sh\nwhile :; do :; done\n' > /tmp/spinloop
 chmod +x /tmp/spinloop
+
+if [ "$cg" = nested ]; then
+	base=/sys/fs/cgroup/pack
+	mkdir -p $base/job0 $base/job1 || exit 1
+	for d in /sys/fs/cgroup $base $base/job0 $base/job1; do
+		echo +cpu >$d/cgroup.subtree_control || { echo "pack.sh: cannot enable the cpu controller in $d" >&2; exit 1; }
+	done
+fi
 
 pids=""
 i=0
 while [ $i -lt "$n" ]; do
-	if [ -n "$mask" ]; then
-		taskset "$mask" /tmp/spinloop &
+	run=/tmp/spinloop
+	[ -n "$mask" ] && run="taskset $mask /tmp/spinloop"
+	if [ "$cg" = nested ]; then
+		leaf=$base/job$((i % 2))/task$i
+		mkdir -p "$leaf" || exit 1
+		sh -c "echo \$\$ >$leaf/cgroup.procs && exec $run" &
 	else
-		/tmp/spinloop &
+		$run &
 	fi
 	pids="$pids $!"
 	i=$((i + 1))
 done
+usleep 200000
+for p in $pids; do echo "$p $(cat /proc/$p/cgroup)"; done > cgroups.txt
 
 snap() { awk '/^cpu[0-9]/ { print substr($1, 4), $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
 
