@@ -38,7 +38,8 @@ is "$?" 1 "torture: a crashing kernel fails the run"
 ok "the failure names the kernel, the topology and the seed" \
 	grep -q 'FAILED: kernel debug (6.12.[0-9]*-powersched-debug), topology server, seed 5' "$TEST_TMP/panic.err"
 ok "the failure says what the kernel reported" grep -q 'kernel panic' "$TEST_TMP/panic.err"
-ok "the failure shows the actions before it" grep -q 'torture: step 3: crashing the kernel on purpose' "$TEST_TMP/panic.err"
+ok "the failure shows the actions before it" \
+	sh -c "grep -A8 'last actions before it:' $TEST_TMP/panic.err | grep -q 'torture: step 3: crashing the kernel on purpose'"
 ok "the failure prints the console excerpt" grep -q 'Kernel panic - not syncing: sysrq triggered crash' "$TEST_TMP/panic.err"
 ok "the failure prints the command that replays it" \
 	grep -q 'replay: kernel/torture --kernel debug --topology server --seed 5 --seconds 60 --panic-at 3' "$TEST_TMP/panic.err"
