@@ -40,9 +40,13 @@ TFS_CFLAGS = $(shell pkg-config --cflags libtracefs)
 TFS_LIBS = $(shell pkg-config --libs libtracefs)
 TCMD_CFLAGS = $(shell pkg-config --cflags libtracecmd)
 TCMD_LIBS = $(shell pkg-config --libs libtracecmd)
+# powersched record and topology: what runs on the recording machine
+RECORD_SRC := analysis/record.c analysis/record-exec.c analysis/record-check.c \
+	analysis/run-json.c analysis/topology-write.c analysis/energy-sample.c \
+	analysis/sysroot.c analysis/json-write.c analysis/energy.c
 ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/compare.c \
-	analysis/model.c analysis/topology.c
-ANALYZER_HDR := analysis/powersched.h
+	analysis/model.c analysis/topology.c $(RECORD_SRC)
+ANALYZER_HDR := analysis/powersched.h analysis/machine.h analysis/record.h analysis/energy.h
 MODEL_DEF := -DMODEL_DIR='"$(CURDIR)/analysis"'
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR ?= $(PREFIX)/lib/traceevent/plugins
@@ -86,7 +90,13 @@ $(BUILD)/guest/bin/%: workloads/%.c workloads/common.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(TFS_CFLAGS) -o $@ $< $(TFS_LIBS)
 
-$(GUEST_INITRAMFS): qemu/mkinitramfs qemu/guest-init $(WORKLOAD_BINS) | deps
+# powersched itself goes into the guest: guest-init writes topology.tsv with
+# `powersched topology`, and the guests record with `powersched record`.
+$(BUILD)/guest/bin/powersched: $(ANALYZER)
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(GUEST_INITRAMFS): qemu/mkinitramfs qemu/guest-init $(WORKLOAD_BINS) $(BUILD)/guest/bin/powersched | deps
 	@qemu/mkinitramfs $@ $(BUILD)/guest/bin
 
 guest: deps $(GUEST_INITRAMFS)
@@ -105,7 +115,15 @@ $(BUILD)/test/powersched: $(ANALYZER_SRC) $(ANALYZER_HDR) | deps
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) $(SANITIZE) $(MODEL_DEF) $(TCMD_CFLAGS) -o $@ $(ANALYZER_SRC) $(TCMD_LIBS) -lm
 
-test-tools: deps $(TEST_BINS)
+# C unit tests of single modules (TAP output; analysis/tests/40-units.t runs them)
+UNIT_CFLAGS = -O1 -g $(WARN) $(SANITIZE) $(MODEL_DEF) $(TCMD_CFLAGS)
+$(BUILD)/test/energy-test: analysis/tests/unit/energy-test.c analysis/tests/unit/tap.h \
+		analysis/energy.c analysis/energy-sample.c analysis/sysroot.c $(ANALYZER_HDR) | deps
+	@mkdir -p $(@D)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) -lm
+UNIT_TESTS := $(BUILD)/test/energy-test
+
+test-tools: deps $(TEST_BINS) $(UNIT_TESTS)
 
 $(PLUGIN): tracer/plugin_powersched.c | deps
 	@mkdir -p $(@D)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "powersched.h"
+#include "record.h"
 
 const char *progname = "powersched";
 
@@ -80,13 +81,17 @@ static const struct subcommand {
 	{ "analyze", cmd_analyze, "TRACE.dat [--topology FILE] [--out DIR] [--bucket MS] [--model FILE]" },
 	{ "compare", cmd_compare, "RUN_DIR... (analyzed runs) [--out FILE]" },
 	{ "model", cmd_model, "[--model FILE] [--fit]: the power model against the SNB-EP table" },
+	{ "record", cmd_record, "[-o DIR] [--duration S] [--events LIST] [--buffer-kb N] [-- COMMAND...]" },
+	{ "topology", cmd_topology, "[-o FILE]: topology.tsv of this machine" },
+	{ "record-exec", cmd_record_exec, NULL },	/* record's helper, not for users */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: %s COMMAND [ARGS]\n", progname);
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(f, "  %s %s %s\n", progname, subcommands[i].name, subcommands[i].summary);
+		if (subcommands[i].summary)
+			fprintf(f, "  %s %s %s\n", progname, subcommands[i].name, subcommands[i].summary);
 	fprintf(f, "'%s COMMAND --help' for the options of one.\n", progname);
 }
 
