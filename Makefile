@@ -45,8 +45,10 @@ RECORD_SRC := analysis/record.c analysis/record-exec.c analysis/record-check.c \
 	analysis/run-json.c analysis/topology-write.c analysis/energy-sample.c \
 	analysis/sysroot.c analysis/json-write.c analysis/energy.c
 ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/compare.c \
-	analysis/model.c analysis/topology.c $(RECORD_SRC)
-ANALYZER_HDR := analysis/powersched.h analysis/machine.h analysis/record.h analysis/energy.h
+	analysis/model.c analysis/model-fit.c analysis/json-read.c analysis/topology.c \
+	$(RECORD_SRC)
+ANALYZER_HDR := analysis/powersched.h analysis/machine.h analysis/record.h analysis/energy.h \
+	analysis/json-read.h
 MODEL_DEF := -DMODEL_DIR='"$(CURDIR)/analysis"'
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR ?= $(PREFIX)/lib/traceevent/plugins
@@ -121,7 +123,12 @@ $(BUILD)/test/energy-test: analysis/tests/unit/energy-test.c analysis/tests/unit
 		analysis/energy.c analysis/energy-sample.c analysis/sysroot.c $(ANALYZER_HDR) | deps
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) -lm
-UNIT_TESTS := $(BUILD)/test/energy-test
+$(BUILD)/test/model-test: analysis/tests/unit/model-test.c analysis/tests/unit/tap.h \
+		analysis/model.c analysis/model-fit.c analysis/energy.c analysis/json-read.c \
+		$(ANALYZER_HDR) analysis/power-model.conf analysis/power-model-laptop.conf | deps
+	@mkdir -p $(@D)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(TCMD_LIBS) -lm
+UNIT_TESTS := $(BUILD)/test/energy-test $(BUILD)/test/model-test
 
 test-tools: deps $(TEST_BINS) $(UNIT_TESTS)
 

@@ -68,14 +68,19 @@ struct power_model {
 	double core_watts;
 	double thread_watts;
 	double package_wakeup_joules;
+	/* the machine it was calibrated on, 0 when the file does not say */
+	int packages, cores_per_package, threads_per_core;
 	char path[4096];
 };
 
 int power_model_read(const char *path, struct power_model *m, char *err, size_t errlen);
+int power_model_write(FILE *f, const struct power_model *m);
 double power_model_watts(const struct power_model *m, double active_pkgs,
 			 double active_cores, double active_threads,
 			 double pkg_wakeups_per_s);
 const char *default_model_path(void);
+const char *power_model_for_topology(const struct topology *t);
+int cmd_model_fit(int argc, char **argv, int first_run, const char *prior, const char *out);
 
 /* flat key/value results (summary.tsv), for compare */
 struct kv {

@@ -3,7 +3,7 @@
 # with ASan and UBSan by make test-tools); each prints its own TAP lines.
 source "$(dirname "$0")/../../tests/lib.sh"
 use_sanitizers
-for t in energy-test; do
+for t in energy-test model-test; do
 	if [ ! -x "$BUILD/test/$t" ]; then
 		fail "$t: not built (make test-tools)"
 		continue
