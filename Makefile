@@ -128,7 +128,11 @@ $(BUILD)/test/model-test: analysis/tests/unit/model-test.c analysis/tests/unit/t
 		$(ANALYZER_HDR) analysis/power-model.conf analysis/power-model-laptop.conf | deps
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(TCMD_LIBS) -lm
-UNIT_TESTS := $(BUILD)/test/energy-test $(BUILD)/test/model-test
+$(BUILD)/test/idle-test: analysis/tests/unit/idle-test.c analysis/tests/unit/tap.h \
+		analysis/idle.c analysis/idle.h | deps
+	@mkdir -p $(@D)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(TCMD_LIBS) -lm
+UNIT_TESTS := $(BUILD)/test/energy-test $(BUILD)/test/model-test $(BUILD)/test/idle-test
 
 test-tools: deps $(TEST_BINS) $(UNIT_TESTS)
 
