@@ -175,7 +175,14 @@ fuzz: deps
 		FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp \
 		./fuzz-topology -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 corpus-topology
-	@echo "make fuzz: no crash in $(FUZZ_TIME) s on traces and $(FUZZ_TIME) s on topology files"
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $(BUILD)/fuzz/fuzz-inputs analysis/fuzz/fuzz-inputs.c \
+		analysis/energy.c analysis/json-read.c -lm
+	@mkdir -p $(BUILD)/fuzz/corpus-inputs
+	cp analysis/tests/data/pinned-vanilla/run.json $(BUILD)/fuzz/corpus-inputs/run.json
+	printf 'zone\t0\tpackage-0\tintel-rapl:0\t1000\nsample\t1.0\t900\nsample\t2.0\t100\n' \
+		>$(BUILD)/fuzz/corpus-inputs/energy.tsv
+	cd $(BUILD)/fuzz && ./fuzz-inputs -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 corpus-inputs
+	@echo "make fuzz: no crash in $(FUZZ_TIME) s each on traces, topology files, and energy.tsv/JSON inputs"
 
 # trace-cmd report and KernelShark look in ~/.local/lib/traceevent/plugins
 install: tools
