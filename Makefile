@@ -4,7 +4,10 @@
 #   make kernel   build/kernel/{vanilla,powersched}/bzImage from linux-source-6.12
 #                 (FLAVOURS="vanilla powersched debug" adds the debug kernel)
 #   make kernel-debug  build/kernel/debug/bzImage: lockdep, KASAN, UBSAN
-#   make guest    build/guest/initramfs.cpio.gz (busybox, trace-cmd, workloads)
+#   make kernel-deb    the series as Debian packages for a real machine
+#                 (CONFIG=FILE, default /boot/config-$(uname -r); CONFIG=tiny)
+#   make guest    build/guest/initramfs.cpio.gz (busybox, trace-cmd, workloads,
+#                 powersched)
 #   make tools    the trace-cmd plugin (build/lib/...) and the C tools
 #   make install  the plugin into ~/.local/lib/traceevent/plugins (PREFIX=...)
 #   make test     every test of the project; ends with "N passed, N failed"
