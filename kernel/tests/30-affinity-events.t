@@ -62,7 +62,7 @@ mkdir -p "$d" && cp "$G/burst.sh" "$d/"
 guest "$d" --kernel powersched --topology server --policy powersaving --timeout 240 -- sh burst.sh ||
 	fail "burst: guest run"
 for m in on off; do
-	trace-cmd report -N -q "$d/burst-$m.dat" 2>/dev/null | grep ' power_pack_decision:' | grep 'origin=wakeup' >"$d/$m.txt"
+	trace-cmd report -N -q "$d/burst-$m/trace.dat" 2>/dev/null | grep ' power_pack_decision:' | grep 'origin=wakeup' >"$d/$m.txt"
 done
 cmp_num "$(wc -l <"$d/on.txt")" -gt 0 "burst: wakeup placements traced with the threshold at 1 s"
 cmp_num "$(grep -c 'reason=burst' "$d/on.txt")" -gt 0 "burst: threshold 1 s, decisions with reason=burst"

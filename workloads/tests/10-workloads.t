@@ -39,8 +39,8 @@ badopt "periodic refuses RUN_MS >= PERIOD_MS" "-r 20 must be less than -p 10" "$
 # In the guest: the workloads are there and mark their phases in the trace.
 d=$TEST_TMP/guest
 guest "$d" --kernel vanilla --topology 1x2x2 --timeout 300 -- \
-	trace-cmd record -q -e sched:sched_switch -o trace.dat spin 2 -t 2 ||
-	fail "guest: spin under trace-cmd record"
+	powersched record -o . -- spin 2 -t 2 ||
+	fail "guest: spin under powersched record"
 is "$(get "$d" tasks)" 2 "guest: spin wrote result.tsv into the results folder"
 trace-cmd report -q "$d/trace.dat" >"$d/report" 2>/dev/null
 ok "guest: the trace has spin's begin marker" grep -q 'powersched-phase: spin begin tasks=2 seconds=2' "$d/report"

@@ -7,8 +7,7 @@ chmod +x /tmp/spinloop /tmp/freeloop
 taskset 0x1 /tmp/freeloop & f=$!
 usleep 500000
 taskset -p 0xff $f > /dev/null
-trace-cmd record -q -e sched:sched_switch -e sched:sched_migrate_task -e powersched:power_pack_decision \
-	-o trace.dat sh -c '
+powersched record -o . -- sh -c '
 	p=""
 	for i in 1 2 3; do taskset 0xf0 /tmp/spinloop & p="$p $!"; done
 	sleep 8

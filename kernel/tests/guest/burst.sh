@@ -4,7 +4,6 @@
 T=/proc/sys/kernel/sched_burst_threshold_ns
 for mode in on off; do
 	if [ $mode = on ]; then echo 1000000000 > $T; else echo 0 > $T; fi
-	trace-cmd record -q -e powersched:power_pack_decision -o burst-$mode.dat \
-		hackbench -g 4 -l 50 > hackbench-$mode.log 2>&1
+	powersched record -o burst-$mode -- hackbench -g 4 -l 50 > hackbench-$mode.log 2>&1
 done
 echo 100000 > $T

@@ -8,8 +8,7 @@ chmod +x /tmp/spinloop
 printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10; do usleep 20000; done\n' > /tmp/ticker
 chmod +x /tmp/ticker
 
-trace-cmd record -q -e powersched -e sched:sched_switch -e sched:sched_migrate_task \
-	-o trace.dat sh -c '
+powersched record -o . -- sh -c '
 	/tmp/spinloop & a=$!; /tmp/spinloop & b=$!
 	sleep 3
 	r=0
