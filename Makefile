@@ -21,7 +21,7 @@ BUILD := $(CURDIR)/build
 
 # Debian packages, grouped by the step that needs them.
 DEB_KERNEL := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
-	cpio xz-utils git perl
+	cpio xz-utils git perl patch dpkg-dev debhelper kmod rsync
 DEB_GUEST := qemu-system-x86 busybox-static trace-cmd rt-tests
 DEB_TOOLS := libtraceevent-dev libtracefs-dev libtracecmd-dev pkg-config \
 	gnuplot-nox jq libc6-dev time
@@ -62,12 +62,12 @@ NOOP_ITERATE := $(BUILD)/bin/noop-iterate
 TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
 	$(BUILD)/test/powersched
 
-.PHONY: all deps kernel kernel-debug guest tools test-tools install test bench fuzz report torture clean help
+.PHONY: all deps kernel kernel-debug kernel-deb guest tools test-tools install test bench fuzz report torture clean help
 
 all: kernel guest tools
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# //'
+	@sed -n '3,18p' Makefile | sed 's/^# //'
 
 # Installs only what is missing, so a machine that has everything never
 # touches apt.  Needs root (CI runs as root).
@@ -89,6 +89,11 @@ kernel: deps
 
 kernel-debug: deps
 	@kernel/build debug
+
+# The series on a real machine's configuration, as Debian packages under
+# build/deb/ (README: "A kernel for a real machine").
+kernel-deb: deps
+	@kernel/deb $(if $(CONFIG),--config $(CONFIG))
 
 # The workloads run in the guest (and on the host, for their tests).
 $(BUILD)/guest/bin/%: workloads/%.c workloads/common.h | deps
