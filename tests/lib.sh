@@ -41,6 +41,16 @@ cmp_num() {
 # of a guest before its command ran) is booted once more, and said so.
 guest() {
 	local out=$1; shift
+	# POWERSCHED_KERNEL=bzImage runs the tests that boot the powersched
+	# kernel on another build of the series (patch work)
+	if [ -n "${POWERSCHED_KERNEL:-}" ]; then
+		local a args=() prev=""
+		for a in "$@"; do
+			[ "$prev" = --kernel ] && [ "$a" = powersched ] && a=$POWERSCHED_KERNEL
+			args+=("$a"); prev=$a
+		done
+		set -- "${args[@]}"
+	fi
 	"$ROOT/qemu/run" -q --out "$out" "$@" >"$out.stdout" 2>"$out.stderr"
 	GUEST_RC=$?
 	if [ $GUEST_RC = 124 ] || { [ $GUEST_RC = 125 ] && grep -q 'without reporting' "$out.stderr"; }; then

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * periodic N -r RUN_MS -p PERIOD_MS [-t SECONDS]: N small tasks, each
- * running RUN_MS of cpu every PERIOD_MS for SECONDS (default 10): the
- * transitory tasks the powersaving policy packs at wakeup.
+ * periodic N -r RUN_MS -p PERIOD_MS [-t SECONDS] [-f PRIO]: N small tasks,
+ * each running RUN_MS of cpu every PERIOD_MS for SECONDS (default 10): the
+ * transitory tasks the powersaving policy packs at wakeup.  With -f they
+ * are SCHED_FIFO tasks of priority PRIO: cpu time that cfs tasks cannot
+ * have, which the kernel takes out of a cpu's capacity.
  *
  * Result: "periodic: ..." with the achieved duty cycle (time spent running
  * over the period, across tasks) and wakeup lateness (how late each period
  * started: mean, 99th percentile, max), and result.tsv with those and
  * throughput (periods completed per second, all tasks).
  */
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -64,17 +67,18 @@ static void run_task(struct task_result *r, double run_s, double period_s, doubl
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: periodic N -r RUN_MS -p PERIOD_MS [-t SECONDS]\n"
+		"usage: periodic N -r RUN_MS -p PERIOD_MS [-t SECONDS] [-f PRIO]\n"
 		"  N             tasks (1-256)\n"
 		"  -r RUN_MS     cpu time each task runs per period\n"
 		"  -p PERIOD_MS  the period (more than RUN_MS)\n"
-		"  -t SECONDS    how long (default 10)\n");
+		"  -t SECONDS    how long (default 10)\n"
+		"  -f PRIO       run the tasks as SCHED_FIFO with this priority (1-99)\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	long n, run_ms = 0, period_ms = 0, seconds = 10, periods = 0, ns = 0, cap;
+	long n, run_ms = 0, period_ms = 0, seconds = 10, periods = 0, ns = 0, cap, fifo = 0;
 	double busy = 0, late_sum = 0, late_max = 0, elapsed, start;
 	struct task_result *res;
 	float *all;
@@ -82,8 +86,9 @@ int main(int argc, char **argv)
 	FILE *f;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:p:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "r:p:t:f:h")) != -1) {
 		switch (opt) {
+		case 'f': fifo = parse_long("periodic", "-f", optarg, 1, 99); break;
 		case 'r': run_ms = parse_long("periodic", "-r", optarg, 1, 60000); break;
 		case 'p': period_ms = parse_long("periodic", "-p", optarg, 1, 600000); break;
 		case 't': seconds = parse_long("periodic", "-t", optarg, 1, 86400); break;
@@ -97,6 +102,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	n = parse_long("periodic", "N", argv[optind], 1, 256);
+	if (fifo) {
+		struct sched_param sp = { .sched_priority = (int)fifo };
+
+		/* inherited by the tasks forked below */
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			perror("periodic: -f: sched_setscheduler(SCHED_FIFO)");
+			return 1;
+		}
+	}
 
 	res = mmap(NULL, n * sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pids = calloc(n, sizeof(*pids));

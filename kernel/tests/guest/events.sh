@@ -1,14 +1,17 @@
 #!/bin/sh
-# events.sh: under powersaving, record the powersched events (and
-# sched_switch/sched_migrate_task) through loops that come and go in
-# waves, so that packing, spreading and lazy skips all happen.
+# events.sh: under powersaving, record (powersched record: the powersched
+# events, sched_switch, sched_waking, sched_migrate_task, ...) through loops that come and
+# go in waves, so that packing, spreading and lazy skips all happen, after a
+# policy switch there and back.
 printf '#!/bin/sh\nwhile :; do :; done\n' > /tmp/spinloop
 chmod +x /tmp/spinloop
 # short-lived tasks for the wakeup placement
 printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10; do usleep 20000; done\n' > /tmp/ticker
 chmod +x /tmp/ticker
 
+P=/sys/devices/system/cpu/sched_balance_policy/current_sched_balance_policy
 powersched record -o . -- sh -c '
+	echo performance > '$P'; echo powersaving > '$P'
 	/tmp/spinloop & a=$!; /tmp/spinloop & b=$!
 	sleep 3
 	r=0

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Balance rules of the powersaving policy (kernel series v2):
+#  - mainline's special cases come first: 3 busy loops started on cpu 0,
+#    then allowed on cpus 0 and 4 only, leave package 0 imbalanced by
+#    affinity; cpu 4 must take one (a power pass that does nothing must not
+#    skip mainline's group_imbalanced handling);
+#  - sparse tasks get packed: two busy loops on cpus 0 and 12 of the
+#    4-package quad topology, let free, end up in one package although
+#    every other cpu is idle without a tick (the nohz balancer is kicked for
+#    packing), and an rt task on package 2 never makes that package the one
+#    to empty (group_min counts runnable cfs tasks);
+#  - a power pass kicks active balance only from a periodic pass.
+source "$(dirname "$0")/../../tests/lib.sh"
+G=$ROOT/kernel/tests/guest
+
+run() {
+	local name=$1 topo=$2 dir=$TEST_TMP/$1
+	mkdir -p "$dir" && cp "$G/balance.sh" "$G/trace-run.sh" "$dir/"
+	guest "$dir" --kernel powersched --topology "$topo" --policy powersaving --timeout 400 -- sh balance.sh "$name" ||
+		fail "$name: guest run"
+	trace-cmd report -N -q "$dir/$name/trace.dat" >"$dir/report" 2>/dev/null || fail "$name: trace-cmd report"
+	diag "$name: busy per cpu: $(cut -f2 "$dir/busy.tsv" 2>/dev/null | tr '\n' ' ')"
+}
+busy() { awk -v c="$2" '$1 == c { print $2 }' "$TEST_TMP/$1/busy.tsv"; }
+
+run pinned server
+cmp_num "$(busy pinned 0)" -ge 0.9 "pinned: cpu 0 busy"
+cmp_num "$(busy pinned 4)" -ge 0.8 "pinned: cpu 4 took a loop that may run there (group_imbalanced handled as mainline)"
+cmp_num "$(grep -c ' balance_mode:.*why=mainline_case' "$TEST_TMP/pinned/report")" -gt 0 \
+	"pinned: balance passes said mainline_case"
+
+run sparse quad
+# packages with at least half a cpu of work (the rt task takes a tenth of cpu 8)
+pkgs=$(awk '{ s[int($1 / 4)] += $2 } END { n = 0; for (p in s) if (s[p] >= 0.5) n++; print n }' "$TEST_TMP/sparse/busy.tsv")
+is "$pkgs" 1 "sparse: the two loops let free end up in one package"
+cmp_num "$(awk '$1 >= 8 && $1 < 12 { s += $2 } END { printf "%.2f", s }' "$TEST_TMP/sparse/busy.tsv")" -le 0.4 \
+	"sparse: not in package 2, where only the rt task runs"
+
+is "$(cat "$TEST_TMP"/{pinned,sparse}/report | grep ' balance_outcome:.*mode=power' | grep -c 'idle=newly_idle.*active=1')" 0 \
+	"active balance: never kicked by a newly idle power pass"
