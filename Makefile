@@ -40,9 +40,12 @@ TFS_CFLAGS = $(shell pkg-config --cflags libtracefs)
 TFS_LIBS = $(shell pkg-config --libs libtracefs)
 TCMD_CFLAGS = $(shell pkg-config --cflags libtracecmd)
 TCMD_LIBS = $(shell pkg-config --libs libtracecmd)
-ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/compare.c \
+ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/trace.c \
+	analysis/busy.c analysis/migrations.c analysis/modes.c analysis/timeline.c \
+	analysis/summary.c analysis/results.c analysis/output.c analysis/compare.c \
 	analysis/model.c analysis/topology.c
-ANALYZER_HDR := analysis/powersched.h
+ANALYZER_HDR := analysis/powersched.h analysis/analyze.h analysis/trace.h analysis/busy.h \
+	analysis/fields.h analysis/output.h analysis/summary.h tracer/powersched-events.h
 MODEL_DEF := -DMODEL_DIR='"$(CURDIR)/analysis"'
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR ?= $(PREFIX)/lib/traceevent/plugins
@@ -51,7 +54,7 @@ PLUGIN := $(BUILD)/lib/traceevent/plugins/plugin_powersched.so
 ANALYZER := $(BUILD)/bin/powersched
 NOOP_ITERATE := $(BUILD)/bin/noop-iterate
 TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
-	$(BUILD)/test/powersched
+	$(BUILD)/test/powersched $(BUILD)/test/busy-test
 
 .PHONY: all deps kernel kernel-debug guest tools test-tools install test bench fuzz report torture clean help
 
@@ -105,13 +108,17 @@ $(BUILD)/test/powersched: $(ANALYZER_SRC) $(ANALYZER_HDR) | deps
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) $(SANITIZE) $(MODEL_DEF) $(TCMD_CFLAGS) -o $@ $(ANALYZER_SRC) $(TCMD_LIBS) -lm
 
+$(BUILD)/test/busy-test: analysis/tests/busy-test.c analysis/busy.c analysis/busy.h analysis/powersched.h | deps
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) $(SANITIZE) -o $@ analysis/tests/busy-test.c analysis/busy.c
+
 test-tools: deps $(TEST_BINS)
 
-$(PLUGIN): tracer/plugin_powersched.c | deps
+$(PLUGIN): tracer/plugin_powersched.c tracer/powersched-events.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -fPIC -shared $(TEP_CFLAGS) -o $@ $<
 
-$(BUILD)/test/plugin_powersched.so: tracer/plugin_powersched.c | deps
+$(BUILD)/test/plugin_powersched.so: tracer/plugin_powersched.c tracer/powersched-events.h | deps
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) $(SANITIZE) -fPIC -shared $(TEP_CFLAGS) -o $@ $<
 

@@ -21,94 +21,28 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-/* Values of the kernel's enums, exported with TRACE_DEFINE_ENUM. */
-static const char * const pack_reasons[] = {
-	"transitory task packed onto a busy cpu of the group leader",
-	"idlest cpu of the group leader",
-	"transitory task kept on the waking cpu",
-	"wakeup burst filled the domain, mainline decides",
-	"domain full, mainline decides",
-	"no group with room the task may use, mainline decides",
-};
+#include "powersched-events.h"
 
-static const char * const origins[] = { "fork", "exec", "wakeup", "balance" };
+/* The words for an enum value (powersched-events.h), NULL when unknown. */
+#define TEXT(table, v)	(PS_ENUM(table, v) ? PS_ENUM(table, v)->text : NULL)
 
-static const char * const modes[] = { "no balance", "power balance", "performance balance" };
-
-static const char * const whys[] = {
-	"the policy is performance",
-	"SMT domain, packing saves nothing",
-	"this cpu is busy",
-	"a group is overloaded",
-	"the local group is idle",
-	"the local group has no room",
-	"the local group is not the leader",
-	"lazy: recent performance passes",
-	"packing the least busy group",
-};
-
-static const char * const idle_types[] = { "busy", "idle", "newly idle" };
-
-#define NAME(table, v) \
-	((v) >= 0 && (unsigned long long)(v) < sizeof(table) / sizeof((table)[0]) ? (table)[v] : NULL)
-
-/*
- * Where a field's bytes are in the record, checked against the record's
- * size so that a truncated or corrupt record is reported, never overread.
- */
-static void *field_data(struct tep_event *event, struct tep_record *record,
-			const char *name, struct tep_format_field **fieldp, int *len)
+/* The bytes of field @name of @record, bounded by the record; NULL if absent. */
+static const void *raw(struct tep_event *event, struct tep_record *record,
+		       const char *name, int *len)
 {
-	struct tep_format_field *field = tep_find_field(event, name);
-	unsigned int offset, size;
+	unsigned int size;
+	const void *p = ps_field_data(event->tep, tep_find_field(event, name), record, &size);
 
-	if (!field || field->offset < 0 || field->size < 0 || record->size < 0 ||
-	    (unsigned int)(field->offset + field->size) > (unsigned int)record->size)
-		return NULL;
-	offset = field->offset;
-	size = field->size;
-	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned int loc = tep_read_number(event->tep,
-					(char *)record->data + field->offset, 4);
-
-		offset = loc & 0xffff;
-		size = loc >> 16;
-		if (field->flags & TEP_FIELD_IS_RELATIVE)
-			offset += field->offset + field->size;
-		if (offset + size > (unsigned int)record->size)
-			return NULL;
-	}
-	if (fieldp)
-		*fieldp = field;
-	if (len)
+	if (p && len)
 		*len = size;
-	return (char *)record->data + offset;
+	return p;
 }
 
 /* A numeric field; false (and nothing printed) when the record lacks it. */
 static bool num(struct tep_event *event, struct tep_record *record,
 		const char *name, long long *val)
 {
-	struct tep_format_field *field;
-	unsigned long long v;
-	int len;
-	void *data = field_data(event, record, name, &field, &len);
-
-	if (!data || (field->flags & TEP_FIELD_IS_DYNAMIC) ||
-	    (len != 1 && len != 2 && len != 4 && len != 8))
-		return false;
-	v = tep_read_number(event->tep, data, len);
-	if (field->flags & TEP_FIELD_IS_SIGNED) {
-		switch (len) {
-		case 1: *val = (signed char)v; break;
-		case 2: *val = (short)v; break;
-		case 4: *val = (int)v; break;
-		default: *val = (long long)v; break;
-		}
-	} else {
-		*val = (long long)v;
-	}
-	return true;
+	return ps_field_num(event->tep, tep_find_field(event, name), record, val);
 }
 
 static void put_num(struct trace_seq *s, struct tep_event *event,
@@ -120,13 +54,6 @@ static void put_num(struct trace_seq *s, struct tep_event *event,
 		trace_seq_printf(s, fmt, v);
 	else
 		trace_seq_putc(s, '?');
-}
-
-/* The raw bytes of a field, dynamic (__data_loc) ones included. */
-static void *raw(struct tep_event *event, struct tep_record *record,
-		 const char *name, int *len)
-{
-	return field_data(event, record, name, NULL, len);
 }
 
 /* The domain as "MC (level 1)"; either part may be unknown. */
@@ -153,7 +80,7 @@ static void put_cpus(struct trace_seq *s, struct tep_event *event,
 		     struct tep_record *record, const char *name)
 {
 	int len, long_size = tep_get_long_size(event->tep);
-	unsigned char *bits = raw(event, record, name, &len);
+	const unsigned char *bits = raw(event, record, name, &len);
 	int nbits, cpu, start = -1, printed = 0;
 
 	if (!bits || len <= 0) {
@@ -225,7 +152,7 @@ static int power_pack_decision_handler(struct trace_seq *s,
 	else
 		trace_seq_putc(s, '?');
 	trace_seq_putc(s, ' ');
-	put_name(s, have_origin ? NAME(origins, origin) : NULL, origin, have_origin);
+	put_name(s, have_origin ? TEXT(ps_origins, origin) : NULL, origin, have_origin);
 	if (have_chosen && chosen >= 0)
 		trace_seq_printf(s, " -> cpu %lld", chosen);
 	else if (have_chosen)
@@ -233,7 +160,7 @@ static int power_pack_decision_handler(struct trace_seq *s,
 	else
 		trace_seq_puts(s, " -> cpu ?");
 	trace_seq_puts(s, ": ");
-	put_name(s, have_reason ? NAME(pack_reasons, reason) : NULL, reason, have_reason);
+	put_name(s, have_reason ? TEXT(ps_pack_reasons, reason) : NULL, reason, have_reason);
 	trace_seq_puts(s, " [prev cpu ");
 	put_num(s, event, record, "prev_cpu", "%lld");
 	trace_seq_puts(s, ", waking cpu ");
@@ -259,7 +186,7 @@ static int group_leader_chosen_handler(struct trace_seq *s,
 	trace_seq_puts(s, "cpu ");
 	put_num(s, event, record, "cpu", "%lld");
 	trace_seq_putc(s, ' ');
-	put_name(s, have_origin ? NAME(origins, origin) : NULL, origin, have_origin);
+	put_name(s, have_origin ? TEXT(ps_origins, origin) : NULL, origin, have_origin);
 	trace_seq_puts(s, " in ");
 	put_domain(s, event, record);
 	trace_seq_puts(s, ": leader ");
@@ -317,13 +244,13 @@ static int balance_mode_handler(struct trace_seq *s, struct tep_record *record,
 	trace_seq_puts(s, "cpu ");
 	put_num(s, event, record, "cpu", "%lld");
 	trace_seq_putc(s, ' ');
-	put_name(s, have_idle ? NAME(idle_types, idle) : NULL, idle, have_idle);
+	put_name(s, have_idle ? TEXT(ps_idle_types, idle) : NULL, idle, have_idle);
 	trace_seq_puts(s, " in ");
 	put_domain(s, event, record);
 	trace_seq_puts(s, ": ");
-	put_name(s, have_mode ? NAME(modes, mode) : NULL, mode, have_mode);
+	put_name(s, have_mode ? TEXT(ps_modes, mode) : NULL, mode, have_mode);
 	trace_seq_puts(s, " (");
-	put_name(s, have_why ? NAME(whys, why) : NULL, why, have_why);
+	put_name(s, have_why ? TEXT(ps_whys, why) : NULL, why, have_why);
 	trace_seq_putc(s, ')');
 	return 0;
 }
@@ -332,16 +259,16 @@ static const struct {
 	const char *event;
 	tep_event_handler_func handler;
 } handlers[] = {
-	{ "power_pack_decision", power_pack_decision_handler },
-	{ "group_leader_chosen", group_leader_chosen_handler },
-	{ "lazy_balance_skip", lazy_balance_skip_handler },
-	{ "balance_mode", balance_mode_handler },
+	{ PS_POWER_PACK_DECISION, power_pack_decision_handler },
+	{ PS_GROUP_LEADER_CHOSEN, group_leader_chosen_handler },
+	{ PS_LAZY_BALANCE_SKIP, lazy_balance_skip_handler },
+	{ PS_BALANCE_MODE, balance_mode_handler },
 };
 
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
-		tep_register_event_handler(tep, -1, "powersched", handlers[i].event,
+		tep_register_event_handler(tep, -1, PS_SYSTEM, handlers[i].event,
 					   handlers[i].handler, NULL);
 	return 0;
 }
@@ -349,7 +276,7 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
-		tep_unregister_event_handler(tep, -1, "powersched", handlers[i].event,
+		tep_unregister_event_handler(tep, -1, PS_SYSTEM, handlers[i].event,
 					     handlers[i].handler, NULL);
 	return 0;
 }

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace.c: the one place that opens a trace.dat and reads its records.
+ *
+ * A reader describes the events it wants in a table of event_binding
+ * (system, event, the fields it reads, its handler); trace_bind() finds
+ * them in the trace's formats, and trace_dispatch() hands a record to the
+ * handler of its event.  An event or a field the trace lacks is simply
+ * absent (id -1, field NULL): handlers read fields with ev_num()/ev_str(),
+ * which say so.
+ */
+#ifndef TRACE_H
+#define TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "../tracer/powersched-events.h"
+
+#define MAX_BOUND_FIELDS	16
+
+struct bound_event;
+
+typedef void (*event_fn)(void *ctx, struct bound_event *e, struct tep_record *r,
+			 int cpu, uint64_t ts);
+
+struct event_binding {
+	const char *system, *name;
+	const char * const *fields;	/* NULL-terminated, at most MAX_BOUND_FIELDS */
+	event_fn fn;
+};
+
+struct bound_event {
+	const struct event_binding *b;
+	struct tep_handle *tep;
+	int id;				/* -1: not in the trace */
+	struct tep_format_field *f[MAX_BOUND_FIELDS];
+};
+
+struct trace_input {
+	const char *path;
+	struct tracecmd_input *h;
+	struct tep_handle *tep;
+	struct bound_event *ev;
+	int nev;
+	short *by_id;			/* event id -> index into ev, -1 */
+	int max_id;
+};
+
+/* Opens @path; on failure -1 and a message naming the file in @err. */
+int trace_open(struct trace_input *in, const char *path, char *err, size_t errlen);
+void trace_close(struct trace_input *in);
+int trace_bind(struct trace_input *in, const struct event_binding *b, int n);
+struct bound_event *trace_event(struct trace_input *in, const char *system, const char *name);
+
+static inline struct bound_event *trace_lookup(struct trace_input *in, int id)
+{
+	int i = id >= 0 && id <= in->max_id ? in->by_id[id] : -1;
+
+	return i >= 0 ? &in->ev[i] : NULL;
+}
+
+static inline void trace_dispatch(struct trace_input *in, void *ctx, struct tep_record *r,
+				  int id, int cpu, uint64_t ts)
+{
+	struct bound_event *e = trace_lookup(in, id);
+
+	if (e && e->b->fn)
+		e->b->fn(ctx, e, r, cpu, ts);
+}
+
+typedef int (*record_fn)(void *ctx, struct tep_record *r, int cpu);
+typedef void (*missed_fn)(void *ctx, struct tep_record *r, int cpu);
+
+/* Every record in time order; <0 when the library could not read them. */
+int trace_iterate(struct trace_input *in, record_fn fn, missed_fn missed, void *ctx);
+
+static inline bool ev_num(struct bound_event *e, struct tep_record *r, int field, long long *v)
+{
+	return ps_field_num(e->tep, e->f[field], r, v);
+}
+
+static inline bool ev_str(struct bound_event *e, struct tep_record *r, int field,
+			  char *buf, size_t len)
+{
+	return ps_field_str(e->tep, e->f[field], r, buf, len);
+}
+
+/* Field names from the X-macro lists of powersched-events.h */
+#define PS_FIELD_NAME(n) #n,
+#define FIELD_NAMES(list) { list(PS_FIELD_NAME) NULL }
+
+#endif
