@@ -26,7 +26,7 @@ DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS)
 
 GUEST_INITRAMFS := $(BUILD)/guest/initramfs.cpio.gz
 WORKLOADS := spin wave periodic
-WORKLOAD_BINS := $(addprefix $(BUILD)/guest/bin/,$(WORKLOADS))
+WORKLOAD_BINS := $(addprefix $(BUILD)/guest/bin/,$(WORKLOADS)) $(BUILD)/guest/bin/kick-cpus
 
 # C tools.  Recursive variables: pkg-config runs after make deps installed
 # the -dev packages.  Test builds add ASan and UBSan.
@@ -54,7 +54,7 @@ PLUGIN := $(BUILD)/lib/traceevent/plugins/plugin_powersched.so
 ANALYZER := $(BUILD)/bin/powersched
 NOOP_ITERATE := $(BUILD)/bin/noop-iterate
 TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
-	$(BUILD)/test/powersched $(BUILD)/test/busy-test
+	$(BUILD)/test/powersched $(BUILD)/test/busy-test $(BUILD)/test/mktrace
 
 .PHONY: all deps kernel kernel-debug guest tools test-tools install test bench fuzz report torture clean help
 
@@ -89,6 +89,11 @@ $(BUILD)/guest/bin/%: workloads/%.c workloads/common.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(TFS_CFLAGS) -o $@ $< $(TFS_LIBS)
 
+# run right after tracing starts by every recording the project makes
+$(BUILD)/guest/bin/kick-cpus: workloads/kick-cpus
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
 $(GUEST_INITRAMFS): qemu/mkinitramfs qemu/guest-init $(WORKLOAD_BINS) | deps
 	@qemu/mkinitramfs $@ $(BUILD)/guest/bin
 
@@ -111,6 +116,11 @@ $(BUILD)/test/powersched: $(ANALYZER_SRC) $(ANALYZER_HDR) | deps
 $(BUILD)/test/busy-test: analysis/tests/busy-test.c analysis/busy.c analysis/busy.h analysis/powersched.h | deps
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) $(SANITIZE) -o $@ analysis/tests/busy-test.c analysis/busy.c
+
+# writes trace.dat files from a text list of records, for crafted test traces
+$(BUILD)/test/mktrace: analysis/tests/mktrace.c | deps
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) $(SANITIZE) $(TEP_CFLAGS) -o $@ $< $(TEP_LIBS)
 
 test-tools: deps $(TEST_BINS)
 
