@@ -6,6 +6,8 @@
  * The kernel's own print formats are key=value for scripts; these handlers
  * spell the same records out for people: the policy's decision and its
  * reason in words, cpu sets as ranges ("0-3,8") and the domain level's name.
+ * A balance event names the cpu it balances "for cpu N": the record itself
+ * sits on the cpu that ran the balance (an idle cpu balances for others).
  *
  * A field the record lacks (an older or newer kernel, a truncated record) is
  * printed as "?" and the rest of the line still comes out.  When the event
@@ -56,7 +58,12 @@ static void put_num(struct trace_seq *s, struct tep_event *event,
 		trace_seq_putc(s, '?');
 }
 
-/* The domain as "MC (level 1)"; either part may be unknown. */
+/*
+ * The domain as "MC (sd->level 2)": the level is the kernel's sd->level,
+ * which counts the levels removed as degenerate (SMT 0, MC 2, NUMA 5 on
+ * the guests), not the 0, 1, 2 of topology.tsv; the name is what maps to
+ * topology.tsv.  Either part may be unknown.
+ */
 static void put_domain(struct trace_seq *s, struct tep_event *event,
 		       struct tep_record *record)
 {
@@ -70,9 +77,9 @@ static void put_domain(struct trace_seq *s, struct tep_event *event,
 	else
 		trace_seq_putc(s, '?');
 	if (have_level)
-		trace_seq_printf(s, " (level %lld)", level);
+		trace_seq_printf(s, " (sd->level %lld)", level);
 	else
-		trace_seq_puts(s, " (level ?)");
+		trace_seq_puts(s, " (sd->level ?)");
 }
 
 /* A cpumask field as a cpu list, "0-3,8"; "none" when empty. */
@@ -118,6 +125,29 @@ static void put_cpus(struct trace_seq *s, struct tep_event *event,
 		trace_seq_puts(s, "none");
 }
 
+static bool has(struct tep_event *event, const char *name)
+{
+	return tep_find_field(event, name) != NULL;
+}
+
+/* "comm:pid" of the task a record names */
+static void put_task(struct trace_seq *s, struct tep_event *event, struct tep_record *record)
+{
+	long long pid;
+	int len;
+	const char *comm = raw(event, record, "comm", &len);
+
+	if (comm && len > 0)
+		trace_seq_printf(s, "%.*s", (int)strnlen(comm, len), comm);
+	else
+		trace_seq_putc(s, '?');
+	trace_seq_putc(s, ':');
+	if (num(event, record, "pid", &pid))
+		trace_seq_printf(s, "%lld", pid);
+	else
+		trace_seq_putc(s, '?');
+}
+
 static void put_name(struct trace_seq *s, const char *name, long long v, bool have)
 {
 	if (!have)
@@ -132,25 +162,15 @@ static int power_pack_decision_handler(struct trace_seq *s,
 				       struct tep_record *record,
 				       struct tep_event *event, void *context __attribute__((unused)))
 {
-	long long origin, reason, chosen, pid;
+	long long origin, reason, chosen;
 	bool have_origin = num(event, record, "origin", &origin);
 	bool have_reason = num(event, record, "reason", &reason);
 	bool have_chosen = num(event, record, "chosen_cpu", &chosen);
-	int len;
-	const char *comm = raw(event, record, "comm", &len);
 
-	if (!comm && !have_reason && !have_chosen)
+	if (!has(event, "comm") && !have_reason && !have_chosen)
 		return trace_seq_putc(s, '!');
 
-	if (comm && len > 0)
-		trace_seq_printf(s, "%.*s", (int)strnlen(comm, len), comm);
-	else
-		trace_seq_putc(s, '?');
-	trace_seq_putc(s, ':');
-	if (num(event, record, "pid", &pid))
-		trace_seq_printf(s, "%lld", pid);
-	else
-		trace_seq_putc(s, '?');
+	put_task(s, event, record);
 	trace_seq_putc(s, ' ');
 	put_name(s, have_origin ? TEXT(ps_origins, origin) : NULL, origin, have_origin);
 	if (have_chosen && chosen >= 0)
@@ -169,7 +189,24 @@ static int power_pack_decision_handler(struct trace_seq *s,
 	put_domain(s, event, record);
 	trace_seq_puts(s, ", util ");
 	put_num(s, event, record, "util", "%lld");
-	trace_seq_puts(s, "/1024]");
+	trace_seq_puts(s, "/1024");
+	/* series v2 */
+	if (has(event, "sd_util")) {
+		trace_seq_puts(s, ", domain util ");
+		put_num(s, event, record, "sd_util", "%lld");
+		trace_seq_putc(s, '/');
+		put_num(s, event, record, "sd_capacity", "%lld");
+	}
+	if (has(event, "scanned")) {
+		trace_seq_puts(s, ", ");
+		put_num(s, event, record, "scanned", "%lld");
+		trace_seq_puts(s, " cpus scanned");
+	}
+	if (has(event, "burst_cpus")) {
+		trace_seq_puts(s, ", burst cpus ");
+		put_cpus(s, event, record, "burst_cpus");
+	}
+	trace_seq_putc(s, ']');
 	return 0;
 }
 
@@ -183,7 +220,7 @@ static int group_leader_chosen_handler(struct trace_seq *s,
 	if (!tep_find_field(event, "leader_cpus") && !tep_find_field(event, "min_cpus"))
 		return trace_seq_putc(s, '!');
 
-	trace_seq_puts(s, "cpu ");
+	trace_seq_puts(s, "for cpu ");
 	put_num(s, event, record, "cpu", "%lld");
 	trace_seq_putc(s, ' ');
 	put_name(s, have_origin ? TEXT(ps_origins, origin) : NULL, origin, have_origin);
@@ -213,7 +250,7 @@ static int lazy_balance_skip_handler(struct trace_seq *s,
 	if (!tep_find_field(event, "record") && !tep_find_field(event, "recent"))
 		return trace_seq_putc(s, '!');
 
-	trace_seq_puts(s, "cpu ");
+	trace_seq_puts(s, "for cpu ");
 	put_num(s, event, record, "cpu", "%lld");
 	trace_seq_puts(s, " in ");
 	put_domain(s, event, record);
@@ -227,6 +264,18 @@ static int lazy_balance_skip_handler(struct trace_seq *s,
 	else
 		trace_seq_putc(s, '?');
 	trace_seq_putc(s, ')');
+	/* series v2 */
+	if (has(event, "window_ms")) {
+		long long variant;
+		bool have_variant = num(event, record, "variant", &variant);
+
+		trace_seq_puts(s, ", window ");
+		put_num(s, event, record, "window_ms", "%lld");
+		trace_seq_puts(s, " ms, ");
+		put_num(s, event, record, "since_perf_ms", "%lld");
+		trace_seq_puts(s, " ms since a performance pass, ");
+		put_name(s, have_variant ? TEXT(ps_lazy_variants, variant) : NULL, variant, have_variant);
+	}
 	return 0;
 }
 
@@ -241,7 +290,7 @@ static int balance_mode_handler(struct trace_seq *s, struct tep_record *record,
 	if (!have_mode && !have_why)
 		return trace_seq_putc(s, '!');
 
-	trace_seq_puts(s, "cpu ");
+	trace_seq_puts(s, "for cpu ");
 	put_num(s, event, record, "cpu", "%lld");
 	trace_seq_putc(s, ' ');
 	put_name(s, have_idle ? TEXT(ps_idle_types, idle) : NULL, idle, have_idle);
@@ -251,6 +300,106 @@ static int balance_mode_handler(struct trace_seq *s, struct tep_record *record,
 	put_name(s, have_mode ? TEXT(ps_modes, mode) : NULL, mode, have_mode);
 	trace_seq_puts(s, " (");
 	put_name(s, have_why ? TEXT(ps_whys, why) : NULL, why, have_why);
+	trace_seq_putc(s, ')');
+	/* series v2: the group that crossed its capacity */
+	if (have_why && why == PS_WHY_OVERLOADED && has(event, "group_cpus")) {
+		trace_seq_puts(s, " [group ");
+		put_cpus(s, event, record, "group_cpus");
+		trace_seq_puts(s, ", util ");
+		put_num(s, event, record, "group_util", "%lld");
+		trace_seq_putc(s, '/');
+		put_num(s, event, record, "group_capacity", "%lld");
+		trace_seq_puts(s, " (cfs ");
+		put_num(s, event, record, "cfs_util", "%lld");
+		trace_seq_puts(s, ", rt+dl+irq ");
+		put_num(s, event, record, "stolen_util", "%lld");
+		trace_seq_puts(s, "), ");
+		put_num(s, event, record, "nr_runnable", "%lld");
+		trace_seq_puts(s, " runnable]");
+	}
+	return 0;
+}
+
+/* series v2: a balance pass that found a source runqueue */
+static int balance_outcome_handler(struct trace_seq *s, struct tep_record *record,
+				   struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long mode, idle, active, pinned;
+	bool have_mode = num(event, record, "mode", &mode);
+	bool have_idle = num(event, record, "idle", &idle);
+
+	if (!have_mode && !has(event, "moved"))
+		return trace_seq_putc(s, '!');
+
+	trace_seq_puts(s, "for cpu ");
+	put_num(s, event, record, "cpu", "%lld");
+	trace_seq_putc(s, ' ');
+	put_name(s, have_idle ? TEXT(ps_idle_types, idle) : NULL, idle, have_idle);
+	trace_seq_puts(s, " in ");
+	put_domain(s, event, record);
+	trace_seq_puts(s, ": ");
+	put_name(s, have_mode ? TEXT(ps_modes, mode) : NULL, mode, have_mode);
+	trace_seq_puts(s, " from cpu ");
+	put_num(s, event, record, "src_cpu", "%lld");
+	trace_seq_puts(s, ", ");
+	put_num(s, event, record, "moved", "%lld");
+	trace_seq_puts(s, " task(s) moved");
+	if (num(event, record, "active", &active) && active)
+		trace_seq_puts(s, ", active balance kicked");
+	if (num(event, record, "all_pinned", &pinned) && pinned)
+		trace_seq_puts(s, ", every task pinned");
+	return 0;
+}
+
+/* series v2: a task moved by load balance (right before its sched_migrate_task) */
+static int balance_migrate_handler(struct trace_seq *s, struct tep_record *record,
+				   struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long mode, idle, active;
+	bool have_mode = num(event, record, "mode", &mode);
+	bool have_idle = num(event, record, "idle", &idle);
+	bool have_active = num(event, record, "active", &active);
+
+	if (!has(event, "src_cpu") && !has(event, "dst_cpu"))
+		return trace_seq_putc(s, '!');
+
+	put_task(s, event, record);
+	trace_seq_puts(s, " cpu ");
+	put_num(s, event, record, "src_cpu", "%lld");
+	trace_seq_puts(s, " -> cpu ");
+	put_num(s, event, record, "dst_cpu", "%lld");
+	trace_seq_puts(s, ": ");
+	if (have_active && active)
+		trace_seq_puts(s, "pushed by active balance, ");
+	else if (have_active)
+		trace_seq_puts(s, "pulled by a ");
+	else
+		trace_seq_puts(s, "? by a ");
+	put_name(s, have_mode ? TEXT(ps_modes, mode) : NULL, mode, have_mode);
+	trace_seq_puts(s, " pass (");
+	put_name(s, have_idle ? TEXT(ps_idle_types, idle) : NULL, idle, have_idle);
+	trace_seq_puts(s, ") in ");
+	put_domain(s, event, record);
+	return 0;
+}
+
+/* series v2: the balance policy changed through sysfs */
+static int policy_change_handler(struct trace_seq *s, struct tep_record *record,
+				 struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long old, new;
+	bool have_old = num(event, record, "old", &old);
+	bool have_new = num(event, record, "new", &new);
+
+	if (!have_old && !have_new)
+		return trace_seq_putc(s, '!');
+
+	trace_seq_puts(s, "policy ");
+	put_name(s, have_old ? TEXT(ps_policies, old) : NULL, old, have_old);
+	trace_seq_puts(s, " -> ");
+	put_name(s, have_new ? TEXT(ps_policies, new) : NULL, new, have_new);
+	trace_seq_puts(s, " (written by ");
+	put_task(s, event, record);
 	trace_seq_putc(s, ')');
 	return 0;
 }
@@ -263,6 +412,9 @@ static const struct {
 	{ PS_GROUP_LEADER_CHOSEN, group_leader_chosen_handler },
 	{ PS_LAZY_BALANCE_SKIP, lazy_balance_skip_handler },
 	{ PS_BALANCE_MODE, balance_mode_handler },
+	{ PS_BALANCE_OUTCOME, balance_outcome_handler },
+	{ PS_BALANCE_MIGRATE, balance_migrate_handler },
+	{ PS_POLICY_CHANGE, policy_change_handler },
 };
 
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)

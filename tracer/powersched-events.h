@@ -203,6 +203,9 @@ static inline const void *ps_field_data(struct tep_handle *tep,
 		return NULL;
 	offset = f->offset;
 	size = f->size;
+	/* a trailing "char buf[]" (ftrace print) is the rest of the record */
+	if (!size && !(f->flags & TEP_FIELD_IS_DYNAMIC))
+		size = r->size - offset;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		unsigned int loc;
 
