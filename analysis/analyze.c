@@ -10,9 +10,12 @@
  * with the length of the trace (the per-task migration table is capped at
  * MAX_TASKS).  The other files: analyze.h.
  *
- * The analysis window starts once every cpu has shown what it runs (its
- * first sched_switch), or SETTLE_NS after the first record, when cpus that
- * stayed silent are taken to be idle.
+ * The window starts at the latest of the cpus' first records (before it,
+ * some cpu's buffer held nothing yet), or at the workload's begin marker
+ * (--phase), and ends at the last record.  What each cpu runs at the start
+ * comes from the records before it, or else from the prev_pid of the cpu's
+ * first sched_switch (trace_prescan() reads it ahead); a cpu without any
+ * sched_switch is unknown, never taken to be idle.
  *
  * Outputs in the results folder: see analysis/FORMATS.md.
  */
@@ -26,25 +29,36 @@
 
 #include "analyze.h"
 #include "fields.h"
+#include "json.h"
 
-#define SETTLE_NS	100000000ULL	/* 100 ms */
+#define DEFAULT_MAX_ROWS	200000
 
 static const char * const switch_fields[] = FIELD_NAMES(PS_SCHED_SWITCH_FIELDS);
+static const char * const wakeup_fields[] = FIELD_NAMES(PS_SCHED_WAKEUP_FIELDS);
 static const char * const migrate_fields[] = FIELD_NAMES(PS_SCHED_MIGRATE_TASK_FIELDS);
 static const char * const print_fields[] = FIELD_NAMES(PS_FTRACE_PRINT_FIELDS);
 static const char * const balance_mode_fields[] = FIELD_NAMES(PS_BALANCE_MODE_FIELDS);
 static const char * const lazy_fields[] = FIELD_NAMES(PS_LAZY_BALANCE_SKIP_FIELDS);
 static const char * const pack_fields[] = FIELD_NAMES(PS_POWER_PACK_DECISION_FIELDS);
 static const char * const leader_fields[] = FIELD_NAMES(PS_GROUP_LEADER_CHOSEN_FIELDS);
+static const char * const bmigrate_fields[] = FIELD_NAMES(PS_BALANCE_MIGRATE_FIELDS);
+static const char * const outcome_fields[] = FIELD_NAMES(PS_BALANCE_OUTCOME_FIELDS);
+static const char * const policy_fields[] = FIELD_NAMES(PS_POLICY_CHANGE_FIELDS);
 
 /* The events the analyzer reads, and who reads them. */
 static const struct event_binding bindings[] = {
 	{ "sched", "sched_switch", switch_fields, on_switch },
+	{ "sched", "sched_wakeup", wakeup_fields, on_wakeup },
+	{ "sched", "sched_wakeup_new", wakeup_fields, on_wakeup },
+	{ "sched", "sched_waking", wakeup_fields, on_waking },
 	{ "sched", "sched_migrate_task", migrate_fields, on_migrate },
 	{ PS_SYSTEM, PS_BALANCE_MODE, balance_mode_fields, on_balance_mode },
 	{ PS_SYSTEM, PS_LAZY_BALANCE_SKIP, lazy_fields, on_lazy },
 	{ PS_SYSTEM, PS_POWER_PACK_DECISION, pack_fields, on_pack },
 	{ PS_SYSTEM, PS_GROUP_LEADER_CHOSEN, leader_fields, on_leader },
+	{ PS_SYSTEM, PS_BALANCE_MIGRATE, bmigrate_fields, on_balance_migrate },
+	{ PS_SYSTEM, PS_BALANCE_OUTCOME, outcome_fields, on_outcome },
+	{ PS_SYSTEM, PS_POLICY_CHANGE, policy_fields, on_policy },
 	{ "ftrace", "print", print_fields, NULL },	/* phase markers: see on_record() */
 };
 
@@ -54,10 +68,20 @@ static const struct event_binding bindings[] = {
 static void flush_bucket(struct analysis *a, uint64_t end)
 {
 	busy_close_bucket(&a->busy, &a->topo, end);
-	if (end > a->bucket_start)
-		timeline_row(a, a->bucket_start, end);
+	waiting_close_bucket(&a->wait, end);
+	if (end > a->bucket_start && !a->cut) {
+		if (a->rows < a->max_rows) {
+			timeline_row(a, a->bucket_start, end);
+			a->rows++;
+		} else {
+			a->cut = true;
+			a->cut_at = a->bucket_start;
+		}
+	}
 	busy_next_bucket(&a->busy);
+	waiting_next_bucket(&a->wait);
 	memset(a->mig.bucket, 0, sizeof(a->mig.bucket));
+	memset(a->mig.cause_bucket, 0, sizeof(a->mig.cause_bucket));
 	for (int d = 0; d <= MAX_DOMAINS; d++)
 		memset(a->modes.dom[d].bucket_passes, 0, sizeof(a->modes.dom[d].bucket_passes));
 	a->bucket_start = end;
@@ -65,30 +89,93 @@ static void flush_bucket(struct analysis *a, uint64_t end)
 
 static void advance(struct analysis *a, uint64_t ts)
 {
-	while (ts >= a->bucket_start + a->bucket)
-		flush_bucket(a, a->bucket_start + a->bucket);
+	while (ts >= a->bucket_start + a->bucket) {
+		/* past the row cap no row is written: skip to the bucket of @ts */
+		if (a->cut)
+			flush_bucket(a, a->bucket_start + (ts - a->bucket_start) / a->bucket * a->bucket);
+		else
+			flush_bucket(a, a->bucket_start + a->bucket);
+	}
 }
 
-/* Every cpu's state is known (or assumed): the window opens at @ts. */
+/* The window opens at @ts: cpus whose state is not known yet take it from their first switch. */
 static void start_window(struct analysis *a, uint64_t ts)
 {
+	struct topology *t = &a->topo;
+
+	for (int cpu = 0; cpu < t->nr_cpu_ids; cpu++)
+		if (t->present[cpu] && !a->busy.cpu[cpu].known && a->start[cpu].has_switch)
+			busy_seen(&a->busy, cpu, a->start[cpu].prev_pid);
 	a->started = true;
 	a->t0 = a->bucket_start = ts;
-	busy_start(&a->busy, &a->topo, ts);
+	busy_start(&a->busy, t, ts);
+	waiting_start(&a->wait, t, &a->busy, ts);
+}
+
+void bad_record(struct analysis *a, const char *event, const char *field, long long v,
+		int cpu, uint64_t ts)
+{
+	if (!a->bad_records++)
+		snprintf(a->bad_first, sizeof(a->bad_first), "%s %s=%lld on cpu %d at %.6f s",
+			 event, field, v, cpu, (double)(ts - a->first_ts) / 1e9);
 }
 
 void on_switch(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts)
 {
 	struct analysis *a = ctx;
-	long long prev, next;
+	struct busy_cpu *c = &a->busy.cpu[cpu];
+	long long prev, next, state = 0;
+	bool have_state;
+	char comm[16] = "";
 
 	if (!ev_num(e, r, SW_prev_pid, &prev) || !ev_num(e, r, SW_next_pid, &next))
 		return;
+	if (prev < 0 || next < 0 || prev > INT32_MAX || next > INT32_MAX) {
+		bad_record(a, "sched_switch", prev < 0 || prev > INT32_MAX ? "prev_pid" : "next_pid",
+			   prev < 0 || prev > INT32_MAX ? prev : next, cpu, ts);
+		return;
+	}
+	have_state = ev_num(e, r, SW_prev_state, &state);
+	ev_str(e, r, SW_next_comm, comm, sizeof(comm));
 	a->nswitch++;
-	if (!a->started)
+	waiting_switch(&a->wait, &a->topo, cpu, (int)prev, state, have_state, (int)next, comm, ts,
+		       timeline_task_row, a);
+	migrations_ran(a, cpu, (int)next);
+	if (!a->started) {
 		busy_seen(&a->busy, cpu, (int)next);
-	else
-		busy_switch(&a->busy, cpu, (int)prev, (int)next, ts);
+		return;
+	}
+	/*
+	 * It switches away from a task the cpu was not running: the switch to
+	 * that task was lost, somewhere since the cpu's previous record.
+	 */
+	if (c->known && c->pid != prev) {
+		a->state_breaks++;
+		a->uncertain_ns += ts - (a->cpu_last_ts[cpu] > a->t0 ? a->cpu_last_ts[cpu] : a->t0);
+	}
+	busy_switch(&a->busy, cpu, (int)next, ts);
+}
+
+/* sched_wakeup, sched_wakeup_new: the task is runnable on target_cpu */
+void on_wakeup(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts)
+{
+	struct analysis *a = ctx;
+	struct topology *t = &a->topo;
+	long long pid, target;
+	char comm[16] = "";
+
+	if (!ev_num(e, r, WK_pid, &pid) || !ev_num(e, r, WK_target_cpu, &target))
+		return;
+	if (target < 0 || target >= t->nr_cpu_ids || !t->present[target]) {
+		bad_record(a, e->b->name, "target_cpu", target, cpu, ts);
+		return;
+	}
+	if (pid <= 0 || pid > INT32_MAX) {
+		bad_record(a, e->b->name, "pid", pid, cpu, ts);
+		return;
+	}
+	ev_str(e, r, WK_comm, comm, sizeof(comm));
+	waiting_wakeup(&a->wait, (int)pid, comm, (int)target, ts);
 }
 
 /*
@@ -98,18 +185,9 @@ void on_switch(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, 
 static int phase_marker(struct analysis *a, struct bound_event *e, struct tep_record *r)
 {
 	static const char prefix[] = "powersched-phase: ";
-	struct tep_format_field *f = e->f[PR_buf];
 	char buf[128], *word;
-	int len;
 
-	if (!f || f->offset < 0 || f->offset >= r->size)
-		return 0;
-	len = r->size - f->offset;
-	if (len > (int)sizeof(buf) - 1)
-		len = sizeof(buf) - 1;
-	memcpy(buf, (char *)r->data + f->offset, len);
-	buf[len] = 0;
-	if (strncmp(buf, prefix, sizeof(prefix) - 1))
+	if (!ev_str(e, r, PR_buf, buf, sizeof(buf)) || strncmp(buf, prefix, sizeof(prefix) - 1))
 		return 0;
 	word = buf + sizeof(prefix) - 1;
 	if (strstr(word, " begin")) {
@@ -128,8 +206,6 @@ static int on_record(void *ctx, struct tep_record *r, int cpu)
 	uint64_t ts = r->ts;
 	int id;
 
-	if (a->phase_ended)
-		return 0;
 	a->nrecords++;
 	if (a->nrecords == 1)
 		a->first_ts = a->last_ts = ts;
@@ -138,54 +214,67 @@ static int on_record(void *ctx, struct tep_record *r, int cpu)
 		ts = a->last_ts;
 	}
 	a->last_ts = ts;
-
-	if (cpu < 0 || cpu >= MAX_CPUS || cpu >= a->topo.nr_cpu_ids || !a->topo.present[cpu]) {
-		a->bad_cpu = cpu;
-		return 1;
+	if (r->missed_events) {
+		a->missed_marks++;
+		if (r->missed_events > 0)
+			a->missed_known += r->missed_events;
 	}
 
 	id = tep_data_type(a->in.tep, r);
 	e = trace_lookup(&a->in, id);
-	if (!a->started) {
-		if (e && e == a->ev_switch)
-			on_switch(a, e, r, cpu, ts);
-		if (a->phase) {
-			if (e && e == a->ev_print && phase_marker(a, e, r) == 1) {
-				a->phase_begun = true;
-				start_window(a, ts);
-			}
-		} else if (busy_all_known(&a->busy, &a->topo) || ts - a->first_ts >= SETTLE_NS) {
-			start_window(a, ts);
-		}
-		return 0;
-	}
-	if (a->phase && e && e == a->ev_print && phase_marker(a, e, r) == 2) {
-		advance(a, ts);
-		a->phase_ended = true;
-		return 0;
-	}
+	if (a->phase && e && e == a->ev_print) {
+		int m = phase_marker(a, e, r);
 
-	advance(a, ts);
+		if (m == 1 && !a->phase_begun) {
+			a->phase_begun = true;
+			a->open_at = ts > a->latest_first ? ts : a->latest_first;
+		} else if (m == 2 && a->started) {
+			advance(a, ts);
+			a->phase_ended = true;
+			return -1;	/* the rest is not analyzed: stop reading */
+		}
+	}
+	if (!a->started && ts >= a->open_at)
+		start_window(a, ts);
+	if (a->started)
+		advance(a, ts);
+	/* before the window, handlers only follow the state of cpus and tasks */
 	if (e && e->b->fn)
 		e->b->fn(a, e, r, cpu, ts);
+	migrations_after(a, e, cpu);
+	a->cpu_last_ts[cpu] = ts;
 	return 0;
 }
 
-static void on_missed(void *ctx, struct tep_record *r, int cpu)
+static void on_prescan(void *ctx, int cpu, struct tep_record *r, bool first, bool match)
 {
 	struct analysis *a = ctx;
+	struct cpu_start *s = &a->start[cpu];
+	long long prev;
 
-	(void)cpu;
-	a->missed_marks++;
-	if (r->missed_events > 0)
-		a->missed_known += r->missed_events;
+	if (cpu < 0 || cpu >= MAX_CPUS)
+		return;
+	if (first) {
+		s->has_records = true;
+		s->first_ts = r->ts;
+	}
+	if (match && ev_num(a->ev_switch, r, SW_prev_pid, &prev) && prev >= 0 && prev <= INT32_MAX) {
+		s->has_switch = true;
+		s->prev_pid = (int)prev;
+	}
 }
 
 /* ------------------------------------------------------------- setup */
 
-static char *slurp_run_json(const char *trace)
+/*
+ * run.json beside the trace (qemu/run writes it), embedded into
+ * summary.json only when it is valid JSON; otherwise a_note says why.
+ */
+static char *read_run_json(struct analysis *a)
 {
-	char path[4200], *dir = strdup(trace), *buf = NULL;
+	char path[4200], *dir = strdup(a->trace), *buf = NULL, *end;
+	const char *why = NULL;
+	size_t at = 0;
 	FILE *f;
 	long n;
 
@@ -196,45 +285,154 @@ static char *slurp_run_json(const char *trace)
 	f = fopen(path, "r");
 	if (!f)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 1 && n < 65536) {
-		rewind(f);
-		buf = calloc(1, n + 1);
-		if (buf && fread(buf, 1, n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n >= 65536) {
+		snprintf(a->run_note, sizeof(a->run_note), "%s: not read (larger than 64 KiB)", path);
+		fclose(f);
+		return NULL;
+	}
+	rewind(f);
+	buf = calloc(1, n + 1);
+	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
+		snprintf(a->run_note, sizeof(a->run_note), "%s: cannot read", path);
+		free(buf);
+		fclose(f);
+		return NULL;
 	}
 	fclose(f);
-	/* only a JSON object is embedded as is */
-	if (buf) {
-		char *p = buf;
-
-		while (*p == ' ' || *p == '\n' || *p == '\t')
-			p++;
-		if (*p != '{') {
-			free(buf);
-			buf = NULL;
-		} else {
-			for (char *e = buf + strlen(buf); e > buf && (e[-1] == '\n' || e[-1] == ' '); e--)
-				e[-1] = 0;
-		}
+	if (memchr(buf, 0, n) || json_check(buf, n, &at, &why)) {
+		snprintf(a->run_note, sizeof(a->run_note), "%s: not valid JSON (%s at byte %zu): not embedded",
+			 path, memchr(buf, 0, n) ? "a NUL byte" : why, at);
+		free(buf);
+		return NULL;
 	}
+	/* summary.json embeds objects only */
+	for (end = buf; *end == ' ' || *end == '\n' || *end == '\t' || *end == '\r'; end++)
+		;
+	if (*end != '{') {
+		snprintf(a->run_note, sizeof(a->run_note), "%s: not a JSON object: not embedded", path);
+		free(buf);
+		return NULL;
+	}
+	for (end = buf + n; end > buf && strchr(" \n\r\t", end[-1]); end--)
+		end[-1] = 0;
 	return buf;
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: %s analyze TRACE.dat [--topology FILE] [--out DIR] [--bucket MS] [--model FILE]\n"
+		"                  [--phase] [--max-rows N]\n"
 		"  TRACE.dat     a trace recorded in the guest (sched:sched_switch is required;\n"
 		"                sched:sched_migrate_task and the powersched events are used)\n"
 		"  --topology    topology.tsv (default: the one beside the trace)\n"
-		"  --out DIR     where the TSV files and summary.json go (default: DIR/analysis\n"
-		"                beside the trace)\n"
+		"  --out DIR     where the TSV files and summary.json go, created if missing\n"
+		"                (default: DIR/analysis beside the trace)\n"
 		"  --bucket MS   timeline resolution in milliseconds (default 10)\n"
 		"  --model FILE  the power model (default %s)\n"
 		"  --phase       analyze only the workload's measured phase, between its\n"
-		"                'powersched-phase: NAME begin' and '... end' trace markers\n",
-		progname, default_model_path());
+		"                'powersched-phase: NAME begin' and '... end' trace markers\n"
+		"  --max-rows N  rows of each timeline at most (default %d); the summary\n"
+		"                says when the timelines were cut\n",
+		progname, default_model_path(), DEFAULT_MAX_ROWS);
+}
+
+/* mkdir -p @dir; one message when it cannot be a results folder. */
+static int make_outdir(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+
+	if (!stat(dir, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		warning("%s: not a directory: --out wants a folder for the results", dir);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%.4095s", dir);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			warning("%s: cannot create the output folder %s: %s", dir, path, strerror(errno));
+			return -1;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		warning("%s: cannot create the output folder: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		warning("%s: not a directory: --out wants a folder for the results", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* A cpu list for messages: "0-7", "0-3,5" */
+static void cpus_text(char *buf, size_t len, const bool *set, int n)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int c = 0; c < n && o < len; c++) {
+		int e = c;
+
+		if (!set[c])
+			continue;
+		while (e + 1 < n && set[e + 1])
+			e++;
+		o += snprintf(buf + o, len - o, "%s%d", o ? "," : "", c);
+		if (e > c && o < len)
+			o += snprintf(buf + o, len - o, "-%d", e);
+		c = e;
+	}
+}
+
+/*
+ * The topology must describe the traced machine: every cpu it lists has a
+ * buffer in the trace, and every cpu with records is one it lists.
+ */
+static int check_cpus(struct analysis *a)
+{
+	struct topology *t = &a->topo;
+	bool listed[MAX_CPUS] = { false }, traced[MAX_CPUS] = { false };
+	char lt[256], tt[256];
+	int bad = -1;
+
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		listed[cpu] = cpu < t->nr_cpu_ids && t->present[cpu];
+		traced[cpu] = cpu < a->in.ncpus;
+		if (listed[cpu] && !traced[cpu] && bad < 0)
+			bad = cpu;
+		if (cpu < a->in.ncpus && a->start[cpu].has_records && !listed[cpu] && bad < 0)
+			bad = cpu;
+	}
+	if (bad < 0)
+		return 0;
+	cpus_text(lt, sizeof(lt), listed, MAX_CPUS);
+	cpus_text(tt, sizeof(tt), traced, MAX_CPUS);
+	if (listed[bad])
+		warning("%s: inconsistent with %s: %s lists %d cpus (%s), the trace has %d (%s): no data for cpu %d",
+			a->trace, a->topo_path, a->topo_path, t->ncpus, lt, a->in.ncpus, tt, bad);
+	else
+		warning("%s: inconsistent with %s: events on cpu %d, which %s does not list (it lists %d cpus: %s)",
+			a->trace, a->topo_path, bad, a->topo_path, t->ncpus, lt);
+	return -1;
+}
+
+/* Digits of time_s that tell the buckets apart: at least 3 (ms). */
+static int time_decimals(uint64_t bucket_ns)
+{
+	int d = 3;
+	uint64_t unit = 1000000;	/* 1 ms */
+
+	while (d < 9 && bucket_ns % unit) {
+		d++;
+		unit /= 10;
+	}
+	return d;
 }
 
 /* The pass and its checks; 0 when the results are complete. */
@@ -245,13 +443,8 @@ static int run(struct analysis *a)
 
 	if (timeline_open(a))
 		return -1;
-	if (trace_iterate(&a->in, on_record, on_missed, a) < 0) {
-		warning("%s: reading the events failed: the trace is truncated or corrupt", a->trace);
-		return -1;
-	}
-	if (a->bad_cpu >= 0) {
-		warning("%s: inconsistent with %s: events on cpu %d, which the topology does not list (%d cpus)",
-			a->trace, a->topo_path, a->bad_cpu, a->topo.ncpus);
+	if (trace_iterate(&a->in, on_record, a) < 0 && !a->phase_ended) {
+		warning("%s", a->in.err[0] ? a->in.err : "reading the events failed: the trace is truncated or corrupt");
 		return -1;
 	}
 	if (!a->nrecords) {
@@ -276,9 +469,13 @@ static int run(struct analysis *a)
 	if (timeline_close(a))
 		return -1;
 
-	run_json = slurp_run_json(a->trace);
+	run_json = read_run_json(a);
 	ret = results_write(a, run_json);
 	free(run_json);
+	if (!ret && (fflush(stdout) || ferror(stdout))) {
+		warning("standard output: write error: %s", strerror(errno ? errno : EIO));
+		ret = -1;
+	}
 	return ret;
 }
 
@@ -290,6 +487,7 @@ int cmd_analyze(int argc, char **argv)
 		{ "bucket", required_argument, NULL, 'b' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "phase", no_argument, NULL, 'p' },
+		{ "max-rows", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -302,9 +500,9 @@ int cmd_analyze(int argc, char **argv)
 	int c, ret = 1;
 
 	memset(a, 0, sizeof(*a));
-	a->bad_cpu = -1;
+	a->max_rows = DEFAULT_MAX_ROWS;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:b:m:ph", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:o:b:m:pr:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': a->phase = true; break;
 		case 't': topo_path = optarg; break;
@@ -319,6 +517,17 @@ int cmd_analyze(int argc, char **argv)
 			}
 			break;
 		}
+		case 'r': {
+			char *end;
+			long long n = strtoll(optarg, &end, 10);
+
+			if (*end || end == optarg || n < 1) {
+				warning("--max-rows '%s': not a number of rows", optarg);
+				return 2;
+			}
+			a->max_rows = n;
+			break;
+		}
 		case 'm': model_path = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -329,7 +538,8 @@ int cmd_analyze(int argc, char **argv)
 		return 2;
 	}
 	a->trace = argv[optind];
-	a->bucket = (uint64_t)(bucket_ms * 1e6);
+	a->bucket = (uint64_t)(bucket_ms * 1e6 + 0.5);
+	a->time_decimals = time_decimals(a->bucket);
 
 	if (stat(a->trace, &st)) {
 		warning("%s: %s", a->trace, strerror(errno));
@@ -375,6 +585,7 @@ int cmd_analyze(int argc, char **argv)
 
 	if (trace_open(&a->in, a->trace, err, sizeof(err))) {
 		warning("%s", err);
+		trace_close(&a->in);
 		return 1;
 	}
 	if (trace_bind(&a->in, bindings, sizeof(bindings) / sizeof(bindings[0]))) {
@@ -384,6 +595,15 @@ int cmd_analyze(int argc, char **argv)
 	a->modes.available = trace_event(&a->in, PS_SYSTEM, PS_BALANCE_MODE)->id >= 0;
 	a->ev_switch = trace_event(&a->in, "sched", "sched_switch");
 	a->ev_print = trace_event(&a->in, "ftrace", "print");
+	a->ev_pack = trace_event(&a->in, PS_SYSTEM, PS_POWER_PACK_DECISION);
+	a->ev_leader = trace_event(&a->in, PS_SYSTEM, PS_GROUP_LEADER_CHOSEN);
+	a->ev_waking = trace_event(&a->in, "sched", "sched_waking");
+	a->ev_bm = trace_event(&a->in, PS_SYSTEM, PS_BALANCE_MIGRATE);
+	a->mig.have_balance = a->ev_bm->id >= 0;
+	a->modes.have_outcome = trace_event(&a->in, PS_SYSTEM, PS_BALANCE_OUTCOME)->id >= 0;
+	a->modes.have_policy = trace_event(&a->in, PS_SYSTEM, PS_POLICY_CHANGE)->id >= 0;
+	a->modes.policy_last = -1;
+	a->mig.have_waking = a->ev_waking->id >= 0;
 	if (a->ev_switch->id < 0) {
 		warning("%s: no sched:sched_switch events in the trace: utilization cannot be computed (record with -e sched:sched_switch)",
 			a->trace);
@@ -393,11 +613,19 @@ int cmd_analyze(int argc, char **argv)
 		warning("%s: sched_switch lacks prev_pid/next_pid: an unknown event format", a->trace);
 		goto out;
 	}
-	if (mkdir(a->outs.dir, 0755) && errno != EEXIST) {
-		warning("%s: cannot create the output folder: %s", a->outs.dir, strerror(errno));
+	if (trace_prescan(&a->in, a->ev_switch->id, on_prescan, a)) {
+		warning("%s", a->in.err);
 		goto out;
 	}
-	if (busy_init(&a->busy, &a->topo)) {
+	if (check_cpus(a))
+		goto out;
+	for (int cpu = 0; cpu < a->in.ncpus && cpu < MAX_CPUS; cpu++)
+		if (a->start[cpu].has_records && a->start[cpu].first_ts > a->latest_first)
+			a->latest_first = a->start[cpu].first_ts;
+	a->open_at = a->phase ? UINT64_MAX : a->latest_first;
+	if (make_outdir(a->outs.dir))
+		goto out;
+	if (busy_init(&a->busy, &a->topo) || waiting_init(&a->wait, &a->topo)) {
 		warning("out of memory");
 		goto out;
 	}
@@ -410,7 +638,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 out:
 	busy_free(&a->busy);
-	migrations_free(&a->mig);
+	waiting_free(&a->wait);
 	outputs_free(&a->outs);
 	trace_close(&a->in);
 	return ret;

@@ -43,8 +43,7 @@ int busy_init(struct busy *b, const struct topology *t)
 		c->units = list;
 		c->units[c->nunits++] = b->unit_core + t->core[cpu];
 		c->units[c->nunits++] = b->unit_pkg + t->pkg[cpu];
-		/* the first 11 groups only, as before: see the commit that lifts it */
-		for (int g = 0; g < t->ngroups && c->nunits < 3 + MAX_DOMAINS - 1; g++)
+		for (int g = 0; g < t->ngroups; g++)
 			if (mask_test(&t->groups[g].cpus, cpu))
 				c->units[c->nunits++] = b->unit_group + g;
 		c->units[c->nunits++] = b->unit_system;
@@ -81,12 +80,10 @@ void busy_seen(struct busy *b, int cpu, int pid)
 	b->cpu[cpu].pid = pid;
 }
 
-bool busy_all_known(const struct busy *b, const struct topology *t)
+static void join_units(struct busy *b, struct busy_cpu *c, uint64_t ts)
 {
-	for (int cpu = 0; cpu < t->nr_cpu_ids; cpu++)
-		if (t->present[cpu] && !b->cpu[cpu].known)
-			return false;
-	return true;
+	for (int i = 0; i < c->nunits; i++)
+		unit_change(&b->units[c->units[i]], true, ts);
 }
 
 void busy_start(struct busy *b, const struct topology *t, uint64_t ts)
@@ -96,12 +93,12 @@ void busy_start(struct busy *b, const struct topology *t, uint64_t ts)
 
 		if (!t->present[cpu])
 			continue;
-		if (!c->known) {
-			c->known = true;
-			c->assumed = true;
-			c->pid = 0;
-		}
 		c->since = ts;
+		if (!c->known) {
+			c->was_unknown = true;
+			continue;
+		}
+		/* a set busy from the start did not wake up at the start */
 		if (c->pid != 0)
 			for (int i = 0; i < c->nunits; i++) {
 				struct busy_unit *u = &b->units[c->units[i]];
@@ -112,16 +109,18 @@ void busy_start(struct busy *b, const struct topology *t, uint64_t ts)
 	}
 }
 
-void busy_switch(struct busy *b, int cpu, int prev, int next, uint64_t ts)
+void busy_switch(struct busy *b, int cpu, int next, uint64_t ts)
 {
 	struct busy_cpu *c = &b->cpu[cpu];
 	bool was = c->pid != 0, busy = next != 0;
 
-	if (c->assumed) {
-		/* taken to be idle at window start, but it was running prev */
-		if (prev != 0)
-			b->assumed_busy_ns += ts - c->since;
-		c->assumed = false;
+	if (!c->known) {
+		c->known = true;
+		c->pid = next;
+		c->since = ts;
+		if (busy)
+			join_units(b, c, ts);
+		return;
 	}
 	if (was != busy) {
 		if (was)
@@ -138,7 +137,7 @@ void busy_close_bucket(struct busy *b, const struct topology *t, uint64_t end)
 	for (int cpu = 0; cpu < t->nr_cpu_ids; cpu++) {
 		struct busy_cpu *c = &b->cpu[cpu];
 
-		if (t->present[cpu] && c->pid != 0) {
+		if (t->present[cpu] && c->known && c->pid != 0) {
 			c->bucket_ns += end - c->since;
 			c->since = end;
 		}

@@ -26,8 +26,8 @@ struct busy_unit {
 };
 
 struct busy_cpu {
-	bool known;		/* its state has been seen */
-	bool assumed;		/* taken to be idle at the window's start, unseen */
+	bool known;		/* what it runs is known */
+	bool was_unknown;	/* it was not, for a part of the window */
 	int pid;		/* what it runs: 0 is the idle task */
 	uint64_t since;
 	uint64_t bucket_ns;
@@ -43,19 +43,20 @@ struct busy {
 	int nunits;
 	int unit_core, unit_pkg, unit_group, unit_system;	/* first unit of each kind */
 	int *unit_lists;	/* storage of the cpus' unit lists */
-	uint64_t assumed_busy_ns;	/* busy time counted idle before a cpu's first switch */
 };
 
 int busy_init(struct busy *b, const struct topology *t);
 void busy_free(struct busy *b);
 
-/* Before the window opens: @cpu runs @pid (from a sched_switch). */
+/* Before the window opens: @cpu runs @pid. */
 void busy_seen(struct busy *b, int cpu, int pid);
-bool busy_all_known(const struct busy *b, const struct topology *t);
-/* The window opens at @ts; cpus not seen yet are taken to be idle. */
+/*
+ * The window opens at @ts.  A cpu not seen is unknown: it counts neither
+ * busy nor idle in its sets, until a switch says what it runs.
+ */
 void busy_start(struct busy *b, const struct topology *t, uint64_t ts);
-/* In the window: a sched_switch on @cpu from @prev to @next at @ts. */
-void busy_switch(struct busy *b, int cpu, int prev, int next, uint64_t ts);
+/* In the window: @cpu switches to @next at @ts. */
+void busy_switch(struct busy *b, int cpu, int next, uint64_t ts);
 /* Close the current bucket at @end: busy time so far lands in bucket_ns. */
 void busy_close_bucket(struct busy *b, const struct topology *t, uint64_t end);
 /* Move the bucket counters into the totals and start a new bucket. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "powersched.h"
@@ -27,6 +28,7 @@ struct output *output_open(struct outputs *outs, const char *name)
 {
 	char path[4200];
 	struct output *o;
+	struct stat st;
 	char **paths;
 
 	if (!path_join(path, sizeof(path), outs->dir, name)) {
@@ -56,9 +58,15 @@ struct output *output_open(struct outputs *outs, const char *name)
 		free(o);
 		return NULL;
 	}
-	outs->paths[outs->n] = strdup(path);
-	if (outs->paths[outs->n])
-		outs->n++;
+	/*
+	 * Only a regular file is ours to remove after a failure: --perfetto
+	 * /dev/stdout, or a results file that is a link to a device, is not.
+	 */
+	if (!fstat(fileno(o->f), &st) && S_ISREG(st.st_mode)) {
+		outs->paths[outs->n] = strdup(path);
+		if (outs->paths[outs->n])
+			outs->n++;
+	}
 	return o;
 }
 
@@ -86,8 +94,11 @@ int output_close(struct output *o)
 
 void output_remove_all(struct outputs *outs)
 {
+	struct stat st;
+
 	for (int i = 0; i < outs->n; i++)
-		unlink(outs->paths[i]);
+		if (!lstat(outs->paths[i], &st) && S_ISREG(st.st_mode))
+			unlink(outs->paths[i]);
 }
 
 void outputs_free(struct outputs *outs)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "powersched.h"
 #include "output.h"
 #include "summary.h"
@@ -106,18 +107,37 @@ void st_elem(struct summary *s, const char *path, const char *tsv, double v, int
 	}
 }
 
-static void add_str(struct summary *s, const char *path, const char *tsv,
-		    const char *v, enum st_kind kind)
+void st_elem_int(struct summary *s, const char *path, const char *tsv, long long v)
+{
+	struct st_entry *e = add(s, path, tsv, ST_INT);
+
+	if (e) {
+		e->elem = true;
+		e->i = v;
+	}
+}
+
+static struct st_entry *add_str(struct summary *s, const char *path, const char *tsv,
+				const char *v, enum st_kind kind)
 {
 	struct st_entry *e = add(s, path, tsv, kind);
 
 	if (!e)
-		return;
+		return NULL;
 	e->s = strdup(v);
 	if (!e->s) {
 		e->kind = ST_NULL;
 		s->failed = true;
 	}
+	return e;
+}
+
+void st_elem_str(struct summary *s, const char *path, const char *tsv, const char *v)
+{
+	struct st_entry *e = add_str(s, path, tsv, v, ST_STR);
+
+	if (e)
+		e->elem = true;
 }
 
 void st_str(struct summary *s, const char *path, const char *tsv, const char *v)
@@ -284,6 +304,24 @@ static void tsv_text(FILE *f, const char *s)
 		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
+struct tsv_json {
+	FILE *f;
+	const char *key;
+};
+
+static void tsv_scalar(void *ctx, const char *path, const char *value, bool is_string)
+{
+	struct tsv_json *tj = ctx;
+
+	(void)is_string;
+	tsv_text(tj->f, tj->key);
+	fputc('.', tj->f);
+	tsv_text(tj->f, path);
+	fputc('\t', tj->f);
+	tsv_text(tj->f, value);
+	fputc('\n', tj->f);
+}
+
 void st_write_tsv(const struct summary *s, FILE *f, const char *title)
 {
 	fprintf(f, "# %s: key<TAB>value (keys: analysis/FORMATS.md)\n", title);
@@ -292,14 +330,20 @@ void st_write_tsv(const struct summary *s, FILE *f, const char *title)
 
 		if (e->kind == ST_NULL)
 			continue;
+		if (e->kind == ST_JSON) {
+			struct tsv_json tj = { f, e->tsv ? e->tsv : e->path };
+
+			json_scalars(e->s, strlen(e->s), tsv_scalar, &tj);
+			continue;
+		}
 		tsv_text(f, e->tsv ? e->tsv : e->path);
 		fputc('\t', f);
 		switch (e->kind) {
 		case ST_INT: fprintf(f, "%lld", e->i); break;
 		case ST_NUM: fprintf(f, "%.*f", e->decimals, e->d); break;
 		case ST_BOOL: fputc(e->i ? '1' : '0', f); break;
-		case ST_STR:
-		case ST_JSON: tsv_text(f, e->s); break;
+		case ST_STR: tsv_text(f, e->s); break;
+		case ST_JSON:
 		case ST_NULL: break;
 		}
 		fputc('\n', f);

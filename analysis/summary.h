@@ -10,6 +10,8 @@
  * JSON object must be added together.  An array is a run of entries with
  * the same path (one per element), each with its own TSV key.  A null
  * (an unknown figure) is written as null in JSON and left out of the TSV.
+ * An embedded JSON object (run.json) is written as is into the JSON, and
+ * as one TSV key per scalar ("run.policy", "run.command.0").
  */
 #ifndef SUMMARY_H
 #define SUMMARY_H
@@ -53,6 +55,8 @@ void st_null(struct summary *s, const char *path);
 void st_json(struct summary *s, const char *path, const char *tsv, const char *json);
 /* An element of the array @path (NaN: null). */
 void st_elem(struct summary *s, const char *path, const char *tsv, double v, int decimals);
+void st_elem_int(struct summary *s, const char *path, const char *tsv, long long v);
+void st_elem_str(struct summary *s, const char *path, const char *tsv, const char *v);
 
 void st_write_json(const struct summary *s, FILE *f);
 void st_write_tsv(const struct summary *s, FILE *f, const char *title);

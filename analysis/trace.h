@@ -20,6 +20,7 @@
 #include "../tracer/powersched-events.h"
 
 #define MAX_BOUND_FIELDS	16
+#define TRACE_MAX_CPUS		256
 
 struct bound_event;
 
@@ -39,14 +40,38 @@ struct bound_event {
 	struct tep_format_field *f[MAX_BOUND_FIELDS];
 };
 
+/* Reading state of one cpu's records */
+struct trace_cpu {
+	struct tep_record *head;	/* its next record */
+	struct tep_record **pend;	/* read ahead (see refill()) */
+	int npend, pstart, pcap;
+	uint64_t prev_ts;		/* of its last record handed out */
+	bool seen;
+};
+
 struct trace_input {
 	const char *path;
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
+	int ncpus;			/* cpus the file holds data for */
+	int version;			/* trace.dat file version */
+	char compression[32];		/* "none", "zstd", ... */
 	struct bound_event *ev;
 	int nev;
 	short *by_id;			/* event id -> index into ev, -1 */
 	int max_id;
+
+	struct trace_cpu *cpu;		/* [ncpus] */
+	unsigned long long last_offset;	/* file offset of the last record read */
+	int last_cpu;
+	bool crashed;			/* the library faulted: err says where */
+	char err[512];
+
+	/* records dropped because their timestamps cannot be right */
+	uint64_t bad_ts_records;
+	uint64_t bad_ts_at;		/* timestamp of the first one */
+	uint64_t bad_ts_jump;		/* the largest jump, ns */
+	int bad_ts_cpu;			/* the cpu of the first one */
 };
 
 /* Opens @path; on failure -1 and a message naming the file in @err. */
@@ -71,11 +96,23 @@ static inline void trace_dispatch(struct trace_input *in, void *ctx, struct tep_
 		e->b->fn(ctx, e, r, cpu, ts);
 }
 
-typedef int (*record_fn)(void *ctx, struct tep_record *r, int cpu);
-typedef void (*missed_fn)(void *ctx, struct tep_record *r, int cpu);
+/*
+ * Before the pass: each cpu's records from its first up to its first
+ * record of event @id (or its last): @fn sees them with @first set on the
+ * cpu's first record and @match on the one of event @id.  -1 when the
+ * library crashed (in->err says where).
+ */
+typedef void (*prescan_fn)(void *ctx, int cpu, struct tep_record *r, bool first, bool match);
+int trace_prescan(struct trace_input *in, int id, prescan_fn fn, void *ctx);
 
-/* Every record in time order; <0 when the library could not read them. */
-int trace_iterate(struct trace_input *in, record_fn fn, missed_fn missed, void *ctx);
+/*
+ * Every record in time order (r->missed_events says when events were lost
+ * before it); @fn returns < 0 to stop.  -1 when the library crashed
+ * (in->err says where).  Records whose timestamps cannot be right are
+ * dropped and counted in in->bad_ts_*.
+ */
+typedef int (*record_fn)(void *ctx, struct tep_record *r, int cpu);
+int trace_iterate(struct trace_input *in, record_fn fn, void *ctx);
 
 static inline bool ev_num(struct bound_event *e, struct tep_record *r, int field, long long *v)
 {

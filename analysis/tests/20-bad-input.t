@@ -68,4 +68,4 @@ ok "an unknown command is named" grep -q "unknown command 'frobnicate'" "$TEST_T
 # Found by make fuzz: this file crashes libtracecmd 1.3.1 inside
 # tracecmd_open(); the analyzer reports it as corrupt instead.
 t=$(mk fuzzcrash); cp "$DATA/corrupt/open-crash.dat" "$t"
-bad "a corrupt trace that crashes libtracecmd's open" "$t: not a trace.dat" "$t"
+bad "a corrupt trace that crashes libtracecmd's open" "$t: corrupt trace: libtracecmd crashed opening it" "$t"

@@ -72,12 +72,12 @@ static void test_overlap(void)
 	topo_server(&t);
 	busy_init(&b, &t);
 	start_idle(&b, &t, 0);
-	busy_switch(&b, 0, 0, 100, 10);		/* cpu 0 busy 10-30 */
-	busy_switch(&b, 1, 0, 101, 20);		/* cpu 1 busy 20-40 */
-	busy_switch(&b, 0, 100, 0, 30);
-	busy_switch(&b, 1, 101, 0, 40);
-	busy_switch(&b, 4, 0, 102, 50);		/* cpu 4 busy 50-60 */
-	busy_switch(&b, 4, 102, 0, 60);
+	busy_switch(&b, 0, 100, 10);		/* cpu 0 busy 10-30 */
+	busy_switch(&b, 1, 101, 20);		/* cpu 1 busy 20-40 */
+	busy_switch(&b, 0, 0, 30);
+	busy_switch(&b, 1, 0, 40);
+	busy_switch(&b, 4, 102, 50);		/* cpu 4 busy 50-60 */
+	busy_switch(&b, 4, 0, 60);
 	finish(&b, &t, 100);
 	check_u64("overlap: cpu 0 busy 20", b.cpu[0].total_ns, 20);
 	check_u64("overlap: cpu 1 busy 20", b.cpu[1].total_ns, 20);
@@ -100,12 +100,12 @@ static void test_buckets(void)
 	topo_server(&t);
 	busy_init(&b, &t);
 	start_idle(&b, &t, 1000);
-	busy_switch(&b, 2, 0, 7, 1005);		/* busy from 1005 through the end */
+	busy_switch(&b, 2, 7, 1005);		/* busy from 1005 through the end */
 	busy_close_bucket(&b, &t, 1010);
 	check_u64("buckets: first bucket holds 5 of cpu 2", b.cpu[2].bucket_ns, 5);
 	check_u64("buckets: first bucket holds 5 of core 1", b.units[b.unit_core + 1].bucket_ns, 5);
 	busy_next_bucket(&b);
-	busy_switch(&b, 2, 7, 8, 1012);		/* busy to busy: nothing changes */
+	busy_switch(&b, 2, 8, 1012);		/* busy to busy: nothing changes */
 	busy_close_bucket(&b, &t, 1020);
 	check_u64("buckets: a full second bucket", b.cpu[2].bucket_ns, 10);
 	check_u64("buckets: the system's second bucket is full", b.units[b.unit_system].bucket_ns, 10);
@@ -124,16 +124,16 @@ static void test_seen_before_start(void)
 	busy_init(&b, &t);
 	for (int cpu = 0; cpu < 8; cpu++)
 		busy_seen(&b, cpu, cpu == 3 ? 55 : 0);
-	check_u64("seen: every cpu known", busy_all_known(&b, &t), 1);
 	busy_start(&b, &t, 100);
-	busy_switch(&b, 3, 55, 0, 130);
+	busy_switch(&b, 3, 0, 130);
 	finish(&b, &t, 200);
 	check_u64("seen: a cpu running a task at the start is busy from the start", b.cpu[3].total_ns, 30);
 	check_u64("seen: and so is its package", b.units[b.unit_pkg + 0].total_ns, 30);
+	check_u64("seen: a set busy at the start did not wake up then", b.units[b.unit_pkg + 0].wakeups, 0);
 	busy_free(&b);
 }
 
-static void test_unseen_assumed_idle(void)
+static void test_unknown(void)
 {
 	struct topology t;
 	struct busy b;
@@ -143,11 +143,44 @@ static void test_unseen_assumed_idle(void)
 	for (int cpu = 0; cpu < 8; cpu++)
 		if (cpu != 5)
 			busy_seen(&b, cpu, 0);
-	check_u64("unseen: not every cpu known", busy_all_known(&b, &t), 0);
 	busy_start(&b, &t, 0);
-	busy_switch(&b, 5, 77, 0, 40);		/* it was running 77 all along */
+	busy_close_bucket(&b, &t, 50);
+	busy_next_bucket(&b);
+	check_u64("unknown: a cpu never seen is not known", b.cpu[5].known, 0);
+	check_u64("unknown: and not counted busy", b.cpu[5].total_ns, 0);
+	check_u64("unknown: nor its core", b.units[b.unit_core + 2].total_ns, 0);
+	busy_switch(&b, 5, 77, 60);	/* from here on it is known */
 	finish(&b, &t, 100);
-	check_u64("unseen: busy time before the first switch is reported", b.assumed_busy_ns, 40);
+	check_u64("unknown: known from its first switch", b.cpu[5].total_ns, 40);
+	check_u64("unknown: and its core busy from then", b.units[b.unit_core + 2].total_ns, 40);
+	check_u64("unknown: it is reported as once unknown", b.cpu[5].was_unknown, 1);
+	busy_free(&b);
+}
+
+/* A cpu in more groups than there are domain levels (overlapping NUMA groups) */
+static void test_many_groups(void)
+{
+	struct topology t;
+	struct busy b;
+
+	topo_server(&t);
+	t.ngroups = 20;
+	for (int g = 0; g < t.ngroups; g++) {
+		memset(&t.groups[g], 0, sizeof(t.groups[g]));
+		strcpy(t.groups[g].domain, "NUMA");
+		mask_set(&t.groups[g].cpus, 0);
+		mask_set(&t.groups[g].cpus, 1 + g % 7);
+	}
+	busy_init(&b, &t);
+	start_idle(&b, &t, 0);
+	busy_switch(&b, 0, 9, 0);
+	finish(&b, &t, 10);
+	for (int g = 0; g < t.ngroups; g++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "many groups: group %d of cpu 0 busy", g);
+		check_u64(what, b.units[b.unit_group + g].total_ns, 10);
+	}
 	busy_free(&b);
 }
 
@@ -157,7 +190,8 @@ int main(void)
 	test_overlap();
 	test_buckets();
 	test_seen_before_start();
-	test_unseen_assumed_idle();
+	test_unknown();
+	test_many_groups();
 	printf("# %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -12,15 +12,18 @@
  *                   and DIR/SYSTEM/EVENT.format (as in tracefs)
  *   --system S:DIR  every DIR/EVENT.format, as events of system S
  *   --cpus N        cpus in the trace (default: the highest cpu used + 1)
+ *   --omit EVENT    leave this event's format out (a kernel or a recording
+ *                   without it); repeatable
  *
  * RECORDS.txt, one record a line ('#' starts a comment):
  *
  *   CPU SECONDS EVENT [FIELD=VALUE]...
  *
+ * taken in time order (lines of equal time in the order written).
  * EVENT is "name" or "system:name"; VALUE is a number (0x.. too), a string
  * for char arrays and __data_loc strings (no blanks; "" quotes one with
  * blanks), a cpu list ("0-3,8", "none") for cpumasks.  Fields not given
- * are 0 or empty.  Records of one cpu must come in time order.
+ * are 0 or empty.
  * Directives, which act on the next record of CPU:
  *
  *   CPU SECONDS @page              start a new ring-buffer page
@@ -104,6 +107,8 @@ struct format {
 
 static struct format formats[MAX_EVENTS];
 static int nformats;
+static const char *omit[MAX_EVENTS];
+static int nomit;
 static char *header_page, *header_event;
 static size_t header_page_size, header_event_size;
 static struct tep_handle *tep;
@@ -121,6 +126,11 @@ static void add_format(const char *system, const char *path)
 		die("%s: %s", path, strerror(errno));
 	if (tep_parse_format(tep, &f->event, f->text, f->size, system) || !f->event)
 		die("%s: not an event format libtraceevent can parse", path);
+	for (int i = 0; i < nomit; i++)
+		if (!strcmp(omit[i], f->event->name)) {
+			free(f->text);
+			return;
+		}
 	for (int i = 0; i < nformats; i++)
 		if (formats[i].event->id == f->event->id)
 			die("%s: event id %d is also %s's", path, f->event->id, formats[i].event->name);
@@ -533,39 +543,81 @@ static int split_words(char *line, char **w, int max)
 	return n;
 }
 
+struct line {
+	uint64_t ts;
+	int lineno;
+	char *text;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->lineno - y->lineno;
+}
+
+/*
+ * The records are taken in time order (lines of equal time in file order),
+ * so that a test may write them cpu by cpu or interleaved.
+ */
 static void read_records(const char *path)
 {
 	FILE *f = fopen(path, "r");
+	struct line *lines = NULL;
+	int nlines = 0, cap = 0;
 	char line[8192];
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
 	records_path = path;
 	while (fgets(line, sizeof(line), f)) {
+		char copy[8192], *w[64];
+
+		lineno++;
+		memcpy(copy, line, sizeof(copy));
+		if (split_words(copy, w, 64) < 2)
+			continue;
+		if (nlines == cap) {
+			cap = cap ? cap * 2 : 1024;
+			lines = realloc(lines, cap * sizeof(*lines));
+			if (!lines)
+				die("out of memory");
+		}
+		lines[nlines].ts = parse_seconds(w[1]);
+		lines[nlines].lineno = lineno;
+		lines[nlines].text = strdup(line);
+		if (!lines[nlines].text)
+			die("out of memory");
+		nlines++;
+	}
+	fclose(f);
+	qsort(lines, nlines, sizeof(*lines), by_time);
+
+	for (int i = 0; i < nlines; i++) {
 		char *w[64];
 		int n, cpu;
 		uint64_t ts;
 		struct cpubuf *c;
 
-		lineno++;
-		n = split_words(line, w, 64);
-		if (!n)
-			continue;
+		lineno = lines[i].lineno;
+		n = split_words(lines[i].text, w, 64);
 		if (n < 3)
 			die("expected: CPU SECONDS EVENT [FIELD=VALUE]...");
 		cpu = (int)parse_num("cpu", w[0]);
 		if (cpu < 0 || cpu >= MAX_CPUS)
 			die("cpu %d: beyond %d cpus", cpu, MAX_CPUS);
-		ts = parse_seconds(w[1]);
+		ts = lines[i].ts;
 		c = &cpus[cpu];
 		if (cpu > max_cpu)
 			max_cpu = cpu;
 		if (!strcmp(w[2], "@page")) {
 			c->new_page = true;
-			for (int i = 3; i < n; i++) {
-				if (strncmp(w[i], "shift=", 6))
+			for (int k = 3; k < n; k++) {
+				if (strncmp(w[k], "shift=", 6))
 					die("@page takes shift=SECONDS");
-				c->shift = parse_signed_seconds(w[i] + 6);
+				c->shift = parse_signed_seconds(w[k] + 6);
 			}
 		} else if (!strcmp(w[2], "@missed")) {
 			if (n != 4)
@@ -584,8 +636,9 @@ static void read_records(const char *path)
 
 			add_record(c, ts, buf, len);
 		}
+		free(lines[i].text);
 	}
-	fclose(f);
+	free(lines);
 	lineno = 0;
 }
 
@@ -682,7 +735,8 @@ static void write_file(int ncpus)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mktrace [--formats DIR]... [--system SYSTEM:DIR]... [--cpus N] -o TRACE.dat RECORDS.txt\n");
+	fprintf(f, "usage: mktrace [--formats DIR]... [--system SYSTEM:DIR]... [--cpus N] [--omit EVENT]...\n"
+		"               -o TRACE.dat RECORDS.txt\n");
 }
 
 int main(int argc, char **argv)
@@ -691,6 +745,7 @@ int main(int argc, char **argv)
 		{ "formats", required_argument, NULL, 'f' },
 		{ "system", required_argument, NULL, 's' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "omit", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -702,8 +757,14 @@ int main(int argc, char **argv)
 		die("out of memory");
 	tep_set_long_size(tep, 8);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	while ((c = getopt_long(argc, argv, "f:s:c:o:h", opts, NULL)) != -1) {
+	/* --omit applies to every format, whatever the order of the options */
+	for (int i = 1; i < argc - 1; i++)
+		if (!strcmp(argv[i], "--omit") && nomit < MAX_EVENTS)
+			omit[nomit++] = argv[i + 1];
+	while ((c = getopt_long(argc, argv, "f:s:c:o:x:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'x':
+			break;
 		case 'f':
 			add_formats_dir(optarg);
 			break;
