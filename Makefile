@@ -153,7 +153,7 @@ FUZZ_SEEDS := analysis/tests/data
 FUZZ_SRC = $(filter-out analysis/powersched.c,$(ANALYZER_SRC)) analysis/fuzz/cli.c
 FUZZ_ENV = FUZZ_TRACE_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/trace.dat \
 	FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp ASAN_OPTIONS=fast_unwind_on_malloc=0
+	LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1
 fuzz: deps $(BUILD)/test/mktrace
 	@for p in clang libclang-rt-14-dev; do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
 		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$p; }; done

@@ -58,7 +58,7 @@ guest() {
 # Sanitizer settings for the ASan/UBSan builds under build/test/: fail on
 # the first report; libtracecmd's own known leak is suppressed.
 use_sanitizers() {
-	export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:fast_unwind_on_malloc=0
+	export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:fast_unwind_on_malloc=0:allocator_may_return_null=1
 	export LSAN_OPTIONS=suppressions=$ROOT/analysis/tests/lsan.supp
 	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 }

@@ -52,6 +52,6 @@ sv() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$TEST_TMP/$1/out/summary.tsv
 # jv NAME JQ: a value of NAME's summary.json
 jv() { jq -r "$2" "$TEST_TMP/$1/out/summary.json" 2>/dev/null; }
 # clean NAME: no sanitizer report and no crash
-clean() { [ "$RC" -lt 128 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$TEST_TMP/$1.err"; }
+clean() { [ "$RC" -lt 128 ] && ! grep -qE 'ERROR: AddressSanitizer|runtime error|ERROR: LeakSanitizer' "$TEST_TMP/$1.err"; }
 # exited NAME CODE: analyze of NAME exited with CODE, without a sanitizer report or a crash
 exited() { [ "$RC" = "$2" ] && clean "$1"; }
