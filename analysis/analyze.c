@@ -199,12 +199,11 @@ static int phase_marker(struct analysis *a, struct bound_event *e, struct tep_re
 	return 0;
 }
 
-static int on_record(void *ctx, struct tep_record *r, int cpu)
+static int on_record(void *ctx, struct tep_record *r, int cpu, int id)
 {
 	struct analysis *a = ctx;
 	struct bound_event *e;
 	uint64_t ts = r->ts;
-	int id;
 
 	a->nrecords++;
 	if (a->nrecords == 1)
@@ -220,7 +219,6 @@ static int on_record(void *ctx, struct tep_record *r, int cpu)
 			a->missed_known += r->missed_events;
 	}
 
-	id = tep_data_type(a->in.tep, r);
 	e = trace_lookup(&a->in, id);
 	if (a->phase && e && e == a->ev_print) {
 		int m = phase_marker(a, e, r);

@@ -317,13 +317,12 @@ static void decision(struct exporter *x, struct tep_event *ev, struct tep_record
 	}
 }
 
-static int on_record(void *ctx, struct tep_record *r, int cpu)
+static int on_record(void *ctx, struct tep_record *r, int cpu, int id)
 {
 	struct exporter *x = ctx;
 	struct bound_event *e;
 	struct tep_event *ev;
 	uint64_t ts = r->ts;
-	int id;
 
 	if (cpu < 0 || cpu >= x->topo.nr_cpu_ids || !x->topo.present[cpu])
 		return 0;
@@ -338,7 +337,6 @@ static int on_record(void *ctx, struct tep_record *r, int cpu)
 	if (ts < x->last_ts)
 		ts = x->last_ts;
 	x->last_ts = ts;
-	id = tep_data_type(x->in.tep, r);
 	e = trace_lookup(&x->in, id);
 	if (e && e->b->fn) {
 		e->b->fn(x, e, r, cpu, ts);

@@ -9,9 +9,10 @@
 
 #include "tasks.h"
 
+/* nslots is a power of two: a mask, not a division, on every lookup */
 static uint32_t home(int pid, uint32_t nslots)
 {
-	return (uint32_t)((uint64_t)(uint32_t)pid * 2654435761u % nslots);
+	return (uint32_t)(((uint64_t)(uint32_t)pid * 2654435761u) >> 7) & (nslots - 1);
 }
 
 static int grow(struct tasks *ts)
@@ -27,7 +28,7 @@ static int grow(struct tasks *ts)
 
 		if (!o->pid)
 			continue;
-		for (j = home(o->pid, n); slot[j].pid; j = (j + 1) % n)
+		for (j = home(o->pid, n); slot[j].pid; j = (j + 1) & (n - 1))
 			;
 		slot[j] = *o;
 	}
@@ -41,7 +42,7 @@ struct task *task_find(struct tasks *ts, int pid)
 {
 	if (!ts->nslots || pid <= 0)
 		return NULL;
-	for (uint32_t i = home(pid, ts->nslots); ts->slot[i].pid; i = (i + 1) % ts->nslots)
+	for (uint32_t i = home(pid, ts->nslots); ts->slot[i].pid; i = (i + 1) & (ts->nslots - 1))
 		if (ts->slot[i].pid == pid)
 			return &ts->slot[i];
 	return NULL;
@@ -60,7 +61,7 @@ struct task *task_get(struct tasks *ts, int pid)
 	}
 	if ((ts->n + 1) * 2 > ts->nslots && grow(ts))
 		return NULL;
-	for (i = home(pid, ts->nslots); ts->slot[i].pid; i = (i + 1) % ts->nslots)
+	for (i = home(pid, ts->nslots); ts->slot[i].pid; i = (i + 1) & (ts->nslots - 1))
 		;
 	t = &ts->slot[i];
 	memset(t, 0, sizeof(*t));
@@ -83,7 +84,7 @@ void task_remove(struct tasks *ts, struct task *t)
 	for (;;) {
 		uint32_t h;
 
-		j = (j + 1) % ts->nslots;
+		j = (j + 1) & (ts->nslots - 1);
 		if (!ts->slot[j].pid)
 			break;
 		h = home(ts->slot[j].pid, ts->nslots);

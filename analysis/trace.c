@@ -155,7 +155,8 @@ int trace_open(struct trace_input *in, const char *path, char *err, size_t errle
 		return -1;
 	}
 	in->cpu = calloc(in->ncpus, sizeof(*in->cpu));
-	if (!in->cpu) {
+	in->head_ts = calloc(in->ncpus, sizeof(*in->head_ts));
+	if (!in->cpu || !in->head_ts) {
 		snprintf(err, errlen, "out of memory");
 		trace_close(in);
 		return -1;
@@ -187,10 +188,12 @@ void trace_close(struct trace_input *in)
 		tracecmd_close(in->h);
 	}
 	free(in->cpu);
+	free(in->head_ts);
 	free(in->ev);
 	free(in->by_id);
 	in->h = NULL;
 	in->cpu = NULL;
+	in->head_ts = NULL;
 	in->ev = NULL;
 	in->by_id = NULL;
 }
@@ -210,6 +213,7 @@ int trace_bind(struct trace_input *in, const struct event_binding *b, int n)
 
 		e->b = &b[i];
 		e->tep = in->tep;
+		e->native = tep_is_file_bigendian(in->tep) == tep_is_local_bigendian(in->tep);
 		e->id = te ? te->id : -1;
 		if (!te)
 			continue;
@@ -268,7 +272,7 @@ static __attribute__((noinline)) void prescan(struct trace_input *in, int id, pr
 		bool first = true;
 
 		while (r) {
-			bool match = tep_data_type(in->tep, r) == id;
+			bool match = LIB(tep_data_type(in->tep, r)) == id;
 
 			fn(ctx, cpu, r, first, match);
 			LIB((tracecmd_free_record(r), 0));
@@ -382,27 +386,31 @@ static int refill(struct trace_input *in, int cpu)
 /* The per-cpu streams merged in time order (the guard is on) */
 static __attribute__((noinline)) int merge(struct trace_input *in, record_fn fn, void *ctx)
 {
-	int ret = 0;
-	uint64_t last = 0;
+	uint64_t *head_ts = in->head_ts, last = 0;
 	bool any = false;
+	int ret = 0;
 
 	for (int cpu = 0; cpu < in->ncpus; cpu++) {
 		struct trace_cpu *c = &in->cpu[cpu];
 
 		c->head = read_first(in, cpu);
 		c->seen = false;
+		head_ts[cpu] = c->head ? c->head->ts : UINT64_MAX;
 	}
 	for (;;) {
 		struct trace_cpu *c;
 		struct tep_record *r;
 		int next = -1, others = 0;
+		uint64_t min = UINT64_MAX;
 
+		/* the earliest head; the timestamps sit together for the scan */
 		for (int cpu = 0; cpu < in->ncpus; cpu++) {
-			r = in->cpu[cpu].head;
-			if (!r)
+			if (head_ts[cpu] == UINT64_MAX && !in->cpu[cpu].head)
 				continue;
-			if (next < 0 || r->ts < in->cpu[next].head->ts)
+			if (next < 0 || head_ts[cpu] < min) {
 				next = cpu;
+				min = head_ts[cpu];
+			}
 			others++;
 		}
 		if (next < 0)
@@ -423,6 +431,7 @@ static __attribute__((noinline)) int merge(struct trace_input *in, record_fn fn,
 			while (c->pstart < c->npend)
 				drop(in, next, c->pend[c->pstart++], 0);
 			c->pstart = c->npend = 0;
+			head_ts[next] = UINT64_MAX;
 			continue;
 		}
 		c->prev_ts = r->ts;
@@ -430,7 +439,7 @@ static __attribute__((noinline)) int merge(struct trace_input *in, record_fn fn,
 		if (!any || r->ts > last)
 			last = r->ts;
 		any = true;
-		ret = fn(ctx, r, next);
+		ret = fn(ctx, r, next, LIB(tep_data_type(in->tep, r)));
 		LIB((tracecmd_free_record(r), 0));
 		if (ret < 0)
 			break;
@@ -439,6 +448,7 @@ static __attribute__((noinline)) int merge(struct trace_input *in, record_fn fn,
 			ret = -1;
 			break;
 		}
+		head_ts[next] = c->head ? c->head->ts : UINT64_MAX;
 	}
 	return ret < 0 ? ret : 0;
 }

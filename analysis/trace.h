@@ -36,6 +36,7 @@ struct event_binding {
 struct bound_event {
 	const struct event_binding *b;
 	struct tep_handle *tep;
+	bool native;			/* the file's byte order is the host's */
 	int id;				/* -1: not in the trace */
 	struct tep_format_field *f[MAX_BOUND_FIELDS];
 };
@@ -62,6 +63,7 @@ struct trace_input {
 	int max_id;
 
 	struct trace_cpu *cpu;		/* [ncpus] */
+	uint64_t *head_ts;		/* [ncpus]: the heads' timestamps, UINT64_MAX none */
 	unsigned long long last_offset;	/* file offset of the last record read */
 	int last_cpu;
 	bool crashed;			/* the library faulted: err says where */
@@ -107,16 +109,42 @@ int trace_prescan(struct trace_input *in, int id, prescan_fn fn, void *ctx);
 
 /*
  * Every record in time order (r->missed_events says when events were lost
- * before it); @fn returns < 0 to stop.  -1 when the library crashed
+ * before it), with its event id; @fn returns < 0 to stop.  -1 when the library crashed
  * (in->err says where).  Records whose timestamps cannot be right are
  * dropped and counted in in->bad_ts_*.
  */
-typedef int (*record_fn)(void *ctx, struct tep_record *r, int cpu);
+typedef int (*record_fn)(void *ctx, struct tep_record *r, int cpu, int id);
 int trace_iterate(struct trace_input *in, record_fn fn, void *ctx);
 
+/*
+ * A numeric field: ps_field_num(), with a fast path for the common case
+ * (a fixed field of 4 or 8 bytes in the host's byte order), since the
+ * handlers read a few fields of every record.
+ */
 static inline bool ev_num(struct bound_event *e, struct tep_record *r, int field, long long *v)
 {
-	return ps_field_num(e->tep, e->f[field], r, v);
+	const struct tep_format_field *f = e->f[field];
+
+	if (e->native && f && !(f->flags & TEP_FIELD_IS_DYNAMIC) && f->offset >= 0 &&
+	    f->offset + f->size <= r->size) {
+		const char *p = (const char *)r->data + f->offset;
+
+		if (f->size == 4) {
+			int32_t x;
+
+			memcpy(&x, p, 4);
+			*v = f->flags & TEP_FIELD_IS_SIGNED ? (long long)x : (long long)(uint32_t)x;
+			return true;
+		}
+		if (f->size == 8) {
+			int64_t x;
+
+			memcpy(&x, p, 8);
+			*v = x;
+			return true;
+		}
+	}
+	return ps_field_num(e->tep, f, r, v);
 }
 
 static inline bool ev_str(struct bound_event *e, struct tep_record *r, int field,

@@ -137,15 +137,36 @@ static void area_mark(struct waiting *w, int cpu, uint64_t ts)
 /* Change what @cpu runs and how many wait on it, keeping the units right */
 static void cpu_set(struct waiting *w, int cpu, bool running, int dwait, uint64_t ts)
 {
+	bool idle, over;
+	int nwait;
+
 	if (cpu < 0 || cpu >= w->ncpus || !w->cpu_units[cpu])
 		return;
 	area_mark(w, cpu, ts);
+	nwait = w->nwaiting[cpu] + dwait;
+	if (nwait < 0)
+		nwait = 0;
+	/* most switches change neither what the units count of the cpu */
+	idle = !running;
+	over = running && nwait > 0;
+	if (idle == !w->running[cpu] && over == (w->running[cpu] && w->nwaiting[cpu] > 0)) {
+		w->running[cpu] = running;
+		w->nwaiting[cpu] = nwait;
+		return;
+	}
 	cpu_contrib(w, cpu, -1, ts);
 	w->running[cpu] = running;
-	w->nwaiting[cpu] += dwait;
-	if (w->nwaiting[cpu] < 0)
-		w->nwaiting[cpu] = 0;
+	w->nwaiting[cpu] = nwait;
 	cpu_contrib(w, cpu, +1, ts);
+}
+
+/* A comm field into a task (snprintf is slow for the hottest path) */
+static void set_comm(char *dst, const char *src)
+{
+	size_t n = strnlen(src, 15);
+
+	memcpy(dst, src, n);
+	dst[n] = 0;
 }
 
 static void start_wait(struct waiting *w, struct task *t, int cpu, uint64_t ts, bool woken)
@@ -180,7 +201,7 @@ void waiting_wakeup(struct waiting *w, int pid, const char *comm, int cpu, uint6
 	if (!t)
 		return;
 	if (comm && comm[0])
-		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+		set_comm(t->comm, comm);
 	/* a wakeup of a task already runnable changes nothing */
 	if (t->state == TASK_WAITING || t->state == TASK_RUNNING) {
 		if (w->started)
@@ -232,7 +253,7 @@ void waiting_switch(struct waiting *w, const struct topology *t, int cpu, int pr
 	if (!n)
 		return;
 	if (next_comm && next_comm[0])
-		snprintf(n->comm, sizeof(n->comm), "%s", next_comm);
+		set_comm(n->comm, next_comm);
 	if (n->state == TASK_WAITING) {
 		uint64_t waited = ts - n->since;
 		int pkg = t->pkg[cpu];

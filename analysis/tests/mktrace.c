@@ -348,7 +348,7 @@ static int build_payload(struct format *fmt, char **words, int nwords, unsigned 
 
 struct cpubuf {
 	unsigned char *pages;
-	size_t npages;
+	size_t npages, cap;	/* pages used, pages allocated */
 	size_t used;		/* bytes of the current page's data */
 	uint64_t page_ts;	/* timestamp of the current page's header */
 	uint64_t last_ts;	/* of the last record written */
@@ -399,13 +399,22 @@ static void close_page(struct cpubuf *c)
 	c->have_missed = false;
 }
 
+/* One more page at the end of @c's buffer (grown by doubling) */
+static void new_page(struct cpubuf *c)
+{
+	if (c->npages == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		c->pages = realloc(c->pages, c->cap * PAGE_SIZE);
+		if (!c->pages)
+			die("out of memory");
+	}
+	c->npages++;
+}
+
 static void open_page(struct cpubuf *c, uint64_t ts)
 {
 	close_page(c);
-	c->pages = realloc(c->pages, (c->npages + 1) * PAGE_SIZE);
-	if (!c->pages)
-		die("out of memory");
-	c->npages++;
+	new_page(c);
 	memset(page(c), 0, PAGE_SIZE);
 	c->page_ts = ts;
 	put64(page(c), ts + c->shift);
@@ -417,10 +426,7 @@ static void open_page(struct cpubuf *c, uint64_t ts)
 static void add_garbage_page(struct cpubuf *c)
 {
 	close_page(c);
-	c->pages = realloc(c->pages, (c->npages + 1) * PAGE_SIZE);
-	if (!c->pages)
-		die("out of memory");
-	c->npages++;
+	new_page(c);
 	memset(page(c), 0xa5, PAGE_SIZE);
 	put64(page(c), c->last_ts);
 	put64(page(c) + 8, MISSING_EVENTS | MISSING_STORED | ((1ULL << 27) - 16));
