@@ -151,7 +151,9 @@ FUZZ_CC := clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SEEDS := analysis/tests/data
 FUZZ_SRC = $(filter-out analysis/powersched.c,$(ANALYZER_SRC)) analysis/fuzz/cli.c
-FUZZ_ENV = FUZZ_TRACE_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/trace.dat \
+# the topology target reads its fuzzed topology.tsv beside the small mktrace
+# seed: a few dozen records, so that it runs many inputs a second
+FUZZ_ENV = FUZZ_TRACE_SEED=$(BUILD)/fuzz/corpus-trace/seed.dat \
 	FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1
 fuzz: deps $(BUILD)/test/mktrace
