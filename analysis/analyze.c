@@ -7,8 +7,9 @@
  * buckets of the timelines.  Records come from trace.c in time order;
  * per-cpu and per-group state is a fixed set of counters and the timelines
  * are written bucket by bucket as time passes, so memory does not grow
- * with the length of the trace (the per-task migration table is capped at
- * MAX_TASKS).  The other files: analyze.h.
+ * with the length of the trace (the per-task table holds the live tasks
+ * only: a task's rows are written when it exits).  The other files:
+ * analyze.h.
  *
  * The window starts at the latest of the cpus' first records (before it,
  * some cpu's buffer held nothing yet), or at the workload's begin marker
