@@ -74,5 +74,7 @@ bad "a corrupt trace that crashes libtracecmd's open" "$t: corrupt trace: libtra
 # a file libtracecmd leaks memory on as it gives up (lsan.supp)
 t=$(mk hugealloc); cp "$DATA/corrupt/huge-alloc.dat" "$t"
 bad "a trace header asking for 4 EiB" "$t: not a trace.dat" "$t"
+t=$(mk bigalloc); cp "$DATA/corrupt/big-alloc.dat" "$t"
+bad "a trace header asking for 4 GB" "$t: not a trace.dat" "$t"
 t=$(mk openleak); cp "$DATA/corrupt/open-leak.dat" "$t"
 bad "a trace libtracecmd leaks on as it fails to open it" "$t: not a trace.dat" "$t"
