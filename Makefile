@@ -29,7 +29,7 @@ DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS)
 
 GUEST_INITRAMFS := $(BUILD)/guest/initramfs.cpio.gz
 WORKLOADS := spin wave periodic
-WORKLOAD_BINS := $(addprefix $(BUILD)/guest/bin/,$(WORKLOADS))
+WORKLOAD_BINS := $(addprefix $(BUILD)/guest/bin/,$(WORKLOADS)) $(BUILD)/guest/bin/kick-cpus
 
 # C tools.  Recursive variables: pkg-config runs after make deps installed
 # the -dev packages.  Test builds add ASan and UBSan.
@@ -47,11 +47,16 @@ TCMD_LIBS = $(shell pkg-config --libs libtracecmd)
 RECORD_SRC := analysis/record.c analysis/record-exec.c analysis/record-check.c \
 	analysis/run-json.c analysis/topology-write.c analysis/energy-sample.c \
 	analysis/sysroot.c analysis/json-write.c analysis/energy.c
-ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/compare.c \
+ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/trace.c \
+	analysis/busy.c analysis/migrations.c analysis/modes.c analysis/timeline.c \
+	analysis/summary.c analysis/results.c analysis/output.c analysis/json.c analysis/compare.c \
+	analysis/waiting.c analysis/tasks.c analysis/hist.c analysis/export.c \
 	analysis/model.c analysis/model-fit.c analysis/json-read.c analysis/topology.c \
 	$(RECORD_SRC)
-ANALYZER_HDR := analysis/powersched.h analysis/machine.h analysis/record.h analysis/energy.h \
-	analysis/json-read.h
+ANALYZER_HDR := analysis/powersched.h analysis/analyze.h analysis/trace.h analysis/busy.h \
+	analysis/fields.h analysis/output.h analysis/summary.h analysis/json.h analysis/waiting.h \
+	analysis/tasks.h analysis/hist.h tracer/powersched-events.h \
+	analysis/machine.h analysis/record.h analysis/energy.h analysis/json-read.h
 MODEL_DEF := -DMODEL_DIR='"$(CURDIR)/analysis"'
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR ?= $(PREFIX)/lib/traceevent/plugins
@@ -60,7 +65,8 @@ PLUGIN := $(BUILD)/lib/traceevent/plugins/plugin_powersched.so
 ANALYZER := $(BUILD)/bin/powersched
 NOOP_ITERATE := $(BUILD)/bin/noop-iterate
 TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
-	$(BUILD)/test/powersched
+	$(BUILD)/test/powersched $(BUILD)/test/busy-test $(BUILD)/test/tables-test \
+	$(BUILD)/test/mktrace
 
 .PHONY: all deps kernel kernel-debug kernel-deb guest tools test-tools install test bench fuzz report torture clean help
 
@@ -106,6 +112,11 @@ $(BUILD)/guest/bin/powersched: $(ANALYZER)
 	@mkdir -p $(@D)
 	cp $< $@
 
+# run right after tracing starts by the recordings made with trace-cmd itself
+$(BUILD)/guest/bin/kick-cpus: workloads/kick-cpus
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
 $(GUEST_INITRAMFS): qemu/mkinitramfs qemu/guest-init $(WORKLOAD_BINS) $(BUILD)/guest/bin/powersched | deps
 	@qemu/mkinitramfs $@ $(BUILD)/guest/bin
 
@@ -142,13 +153,27 @@ $(BUILD)/test/idle-test: analysis/tests/unit/idle-test.c analysis/tests/unit/tap
 	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(TCMD_LIBS) -lm
 UNIT_TESTS := $(BUILD)/test/energy-test $(BUILD)/test/model-test $(BUILD)/test/idle-test
 
+
+$(BUILD)/test/busy-test: analysis/tests/busy-test.c analysis/busy.c analysis/busy.h analysis/powersched.h | deps
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) $(SANITIZE) -o $@ analysis/tests/busy-test.c analysis/busy.c
+
+$(BUILD)/test/tables-test: analysis/tests/tables-test.c analysis/hist.c analysis/tasks.c analysis/hist.h analysis/tasks.h | deps
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) $(SANITIZE) -o $@ analysis/tests/tables-test.c analysis/hist.c analysis/tasks.c
+
+# writes trace.dat files from a text list of records, for crafted test traces
+$(BUILD)/test/mktrace: analysis/tests/mktrace.c | deps
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) $(SANITIZE) $(TEP_CFLAGS) -o $@ $< $(TEP_LIBS)
+
 test-tools: deps $(TEST_BINS) $(UNIT_TESTS)
 
-$(PLUGIN): tracer/plugin_powersched.c | deps
+$(PLUGIN): tracer/plugin_powersched.c tracer/powersched-events.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) -fPIC -shared $(TEP_CFLAGS) -o $@ $<
 
-$(BUILD)/test/plugin_powersched.so: tracer/plugin_powersched.c | deps
+$(BUILD)/test/plugin_powersched.so: tracer/plugin_powersched.c tracer/powersched-events.h | deps
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) $(SANITIZE) -fPIC -shared $(TEP_CFLAGS) -o $@ $<
 
@@ -156,33 +181,46 @@ $(BUILD)/test/plugin-test: tracer/tests/plugin-test.c | deps
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) $(SANITIZE) $(TEP_CFLAGS) -o $@ $< $(TEP_LIBS) -ldl
 
-# Bounded libFuzzer runs of the analyzer's input path: FUZZ_TIME seconds on
-# traces, then on topology files; any crash or sanitizer report fails.
+# Bounded libFuzzer runs of the analyzer's input paths: FUZZ_TIME seconds
+# each on traces (analyze, then export), topology files and run.json; any
+# crash or sanitizer report fails.  libtracecmd asks malloc for whatever a
+# corrupt header says (4 and 11 GB seen): as on a machine without that much
+# memory, an allocation above 1 GB returns NULL (which libtracecmd handles)
+# rather than stopping the fuzzer.
 FUZZ_TIME ?= 60
 FUZZ_CC := clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SEEDS := analysis/tests/data
-fuzz: deps
+FUZZ_SRC = $(filter-out analysis/powersched.c,$(ANALYZER_SRC)) analysis/fuzz/cli.c
+# the topology target reads its fuzzed topology.tsv beside the small mktrace
+# seed: a few dozen records, so that it runs many inputs a second
+FUZZ_ENV = FUZZ_TRACE_SEED=$(BUILD)/fuzz/corpus-trace/seed.dat \
+	FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1:max_allocation_size_mb=1024
+fuzz: deps $(BUILD)/test/mktrace
 	@for p in clang libclang-rt-14-dev; do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
 		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$p; }; done
-	@mkdir -p $(BUILD)/fuzz/corpus-trace $(BUILD)/fuzz/corpus-topology
+	@mkdir -p $(BUILD)/fuzz/corpus-trace $(BUILD)/fuzz/corpus-export $(BUILD)/fuzz/corpus-topology $(BUILD)/fuzz/corpus-json
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(MODEL_DEF) $(TCMD_CFLAGS) -o $(BUILD)/fuzz/fuzz-trace \
-		analysis/fuzz/fuzz-analyze.c $(filter-out analysis/powersched.c,$(ANALYZER_SRC)) \
-		analysis/fuzz/cli.c $(TCMD_LIBS) -lm
+		analysis/fuzz/fuzz-analyze.c $(FUZZ_SRC) $(TCMD_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_EXPORT $(MODEL_DEF) $(TCMD_CFLAGS) -o $(BUILD)/fuzz/fuzz-export \
+		analysis/fuzz/fuzz-analyze.c $(FUZZ_SRC) $(TCMD_LIBS) -lm
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_TOPOLOGY $(MODEL_DEF) $(TCMD_CFLAGS) -o $(BUILD)/fuzz/fuzz-topology \
-		analysis/fuzz/fuzz-analyze.c $(filter-out analysis/powersched.c,$(ANALYZER_SRC)) \
-		analysis/fuzz/cli.c $(TCMD_LIBS) -lm
+		analysis/fuzz/fuzz-analyze.c $(FUZZ_SRC) $(TCMD_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $(BUILD)/fuzz/fuzz-json analysis/fuzz/fuzz-json.c analysis/json.c
 	@for d in $(FUZZ_SEEDS)/*/; do [ -f $$d/trace.dat ] || continue; \
 	   cp $$d/trace.dat $(BUILD)/fuzz/corpus-trace/$$(basename $$d).dat; \
-	   cp $$d/topology.tsv $(BUILD)/fuzz/corpus-topology/$$(basename $$d).tsv; done
-	cd $(BUILD)/fuzz && FUZZ_TRACE_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/trace.dat \
-		FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \
-		LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp \
-		./fuzz-trace -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 -max_len=400000 corpus-trace
-	cd $(BUILD)/fuzz && FUZZ_TRACE_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/trace.dat \
-		FUZZ_TOPOLOGY_SEED=$(CURDIR)/$(FUZZ_SEEDS)/pinned-vanilla/topology.tsv \
-		LSAN_OPTIONS=suppressions=$(CURDIR)/analysis/tests/lsan.supp \
-		./fuzz-topology -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 corpus-topology
+	   cp $$d/trace.dat $(BUILD)/fuzz/corpus-export/$$(basename $$d).dat; \
+	   cp $$d/topology.tsv $(BUILD)/fuzz/corpus-topology/$$(basename $$d).tsv; \
+	   [ -f $$d/run.json ] && cp $$d/run.json $(BUILD)/fuzz/corpus-json/$$(basename $$d).json; true; done
+	@# a small trace with every event the analyzer reads: records, not kallsyms, to mutate
+	$(BUILD)/test/mktrace --formats analysis/tests/formats --system powersched:tracer/tests/formats/v2 \
+		-o $(BUILD)/fuzz/corpus-trace/seed.dat analysis/fuzz/seed-records.txt
+	cp $(BUILD)/fuzz/corpus-trace/seed.dat $(BUILD)/fuzz/corpus-export/seed.dat
+	cd $(BUILD)/fuzz && $(FUZZ_ENV) ./fuzz-trace -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 -max_len=400000 corpus-trace
+	cd $(BUILD)/fuzz && $(FUZZ_ENV) ./fuzz-export -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 -max_len=400000 corpus-export
+	cd $(BUILD)/fuzz && $(FUZZ_ENV) ./fuzz-topology -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 corpus-topology
+	cd $(BUILD)/fuzz && ./fuzz-json -max_total_time=$(FUZZ_TIME) corpus-json
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $(BUILD)/fuzz/fuzz-inputs analysis/fuzz/fuzz-inputs.c \
 		analysis/energy.c analysis/json-read.c -lm
 	@mkdir -p $(BUILD)/fuzz/corpus-inputs
@@ -190,7 +228,7 @@ fuzz: deps
 	printf 'zone\t0\tpackage-0\tintel-rapl:0\t1000\nsample\t1.0\t900\nsample\t2.0\t100\n' \
 		>$(BUILD)/fuzz/corpus-inputs/energy.tsv
 	cd $(BUILD)/fuzz && ./fuzz-inputs -max_total_time=$(FUZZ_TIME) -close_fd_mask=3 corpus-inputs
-	@echo "make fuzz: no crash in $(FUZZ_TIME) s each on traces, topology files, and energy.tsv/JSON inputs"
+	@echo "make fuzz: no crash in $(FUZZ_TIME) s each on traces (analyze, export), topology files, run.json and energy.tsv/JSON inputs"
 
 # trace-cmd report and KernelShark look in ~/.local/lib/traceevent/plugins
 install: tools

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * powersched compare: several analyzed runs in one table, like the v7
- * cover letter's: estimated watts, runtime or throughput when the run
- * recorded one, performance per watt, migrations, package idle share and
- * balance-mode switches per second.
+ * cover letter's: estimated watts and, beside them, what packing cost
+ * (idle while waiting, wakeup latency and runqueue wait p99), runtime or
+ * throughput when the run recorded one, performance per watt, migrations,
+ * package idle share and balance-mode switches per second.
  *
  * A RUN_DIR is a results folder (qemu/run --out) analyzed into
  * RUN_DIR/analysis/, or the analysis folder itself.  The workload's own
@@ -91,11 +92,13 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 
-	const char *hdr = "# run\tkernel\tpolicy\twatts\truntime_s\tthroughput\tperf_per_watt\t"
+	const char *hdr = "# run\tkernel\tpolicy\twatts\tidle_waiting\twakeup_p99_us\twait_p99_us\t"
+			  "runtime_s\tthroughput\tperf_per_watt\t"
 			  "migrations\tmig_smt\tmig_core\tmig_package\tpackage_idle_max\tswitches_per_s\tcomplete\n";
 	printf("%s", hdr);
 	if (out)
-		fprintf(out, "# powersched compare: perf_per_watt = throughput / watts, or 1e6 / (runtime_s * watts) as in the v7 cover letter\n%s", hdr);
+		fprintf(out, "# powersched compare: perf_per_watt = throughput / watts, or 1e6 / (runtime_s * watts) as in the v7 cover letter;\n"
+			"# idle_waiting: share of the run a cpu idled while another had a task waiting (analysis/FORMATS.md)\n%s", hdr);
 
 	for (int i = optind; i < argc; i++) {
 		char path[4200], runjson[4200], resultp[4200], kernel[64], policy[64];
@@ -132,7 +135,10 @@ int cmd_compare(int argc, char **argv)
 			ppw = 1e6 / (runtime * watts);
 
 		for (FILE *f = stdout; f; f = (f == stdout ? out : NULL)) {
-			fprintf(f, "%s\t%s\t%s\t%.1f\t", dir, kernel, policy, watts);
+			fprintf(f, "%s\t%s\t%s\t%.1f\t%s\t%s\t%s\t", dir, kernel, policy, watts,
+				kv_get(kv, n, "waiting.idle_while_waiting.system") ?: "-",
+				kv_get(kv, n, "latency.wakeup.p99_us") ?: "-",
+				kv_get(kv, n, "latency.rq_wait.p99_us") ?: "-");
 			runtime > 0 ? fprintf(f, "%.3f\t", runtime) : fprintf(f, "-\t");
 			thr > 0 ? fprintf(f, "%.1f\t", thr) : fprintf(f, "-\t");
 			ppw > 0 ? fprintf(f, "%.3f\t", ppw) : fprintf(f, "-\t");

@@ -78,7 +78,8 @@ static const struct subcommand {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 } subcommands[] = {
-	{ "analyze", cmd_analyze, "TRACE.dat [--topology FILE] [--out DIR] [--bucket MS] [--model FILE]" },
+	{ "analyze", cmd_analyze, "TRACE.dat [--topology FILE] [--out DIR] [--bucket MS] [--model FILE] [--phase] [--max-rows N]" },
+	{ "export", cmd_export, "TRACE.dat --perfetto FILE.json [--topology FILE]: an interactive timeline" },
 	{ "compare", cmd_compare, "RUN_DIR... (analyzed runs) [--out FILE]" },
 	{ "model", cmd_model, "[--model FILE] [--fit]: the power model against the SNB-EP table" },
 	{ "record", cmd_record, "[-o DIR] [--duration S] [--events LIST] [--buffer-kb N] [-- COMMAND...]" },

@@ -40,6 +40,13 @@ struct dgroup {
 	char span[64];			/* cpulist as written in topology.tsv */
 };
 
+/* A sched domain: one (domain name, span) pair of topology.tsv. */
+struct dspan {
+	int domain_index;		/* into topology.domains */
+	struct cpumask_s cpus;
+	char span[64];
+};
+
 /* topology.tsv, as written by qemu/guest-init (format: qemu/topology.md). */
 struct topology {
 	int ncpus;			/* cpu records */
@@ -51,10 +58,13 @@ struct topology {
 	int node[MAX_CPUS];
 	int npkgs, ncores;
 	int pkg_id[MAX_CPUS];		/* package index -> physical_package_id */
+	int core_id[MAX_CPUS];		/* core index -> core number of topology.tsv */
 	char domains[MAX_DOMAINS][NAME_LEN];	/* names, lowest level first */
 	int ndomains;
 	struct dgroup groups[MAX_DGROUPS];
 	int ngroups;
+	struct dspan spans[MAX_DGROUPS];	/* the distinct domains of each level */
+	int nspans;
 	char kernel[128];
 };
 
@@ -97,6 +107,7 @@ extern const char *progname;
 
 int cmd_analyze(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 
 #endif

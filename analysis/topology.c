@@ -57,10 +57,20 @@ static int split(char *line, char **f, int max)
 	int n = 0;
 	char *save, *tok;
 
-	for (tok = strtok_r(line, "\t\n", &save); tok && n < max;
-	     tok = strtok_r(NULL, "\t\n", &save))
+	for (tok = strtok_r(line, "\t\r\n", &save); tok && n < max;
+	     tok = strtok_r(NULL, "\t\r\n", &save))
 		f[n++] = tok;
 	return n;
+}
+
+/* Domain names become column names and JSON keys: keep them plain. */
+static bool name_ok(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return true;
 }
 
 static bool num(const char *s, int *v)
@@ -98,10 +108,10 @@ int topology_read(const char *path, struct topology *t, char *err, size_t errlen
 		}
 		if (!strncmp(line, "# kernel\t", 9)) {
 			snprintf(t->kernel, sizeof(t->kernel), "%.127s", line + 9);
-			t->kernel[strcspn(t->kernel, "\t\n")] = 0;
+			t->kernel[strcspn(t->kernel, "\t\r\n")] = 0;
 			continue;
 		}
-		if (line[0] == '#' || line[0] == '\n')
+		if (line[0] == '#' || line[0] == '\n' || line[0] == '\r')
 			continue;
 		n = split(line, fld, 8);
 		if (n == 0)
@@ -130,13 +140,18 @@ int topology_read(const char *path, struct topology *t, char *err, size_t errlen
 			t->node[cpu] = v[3];
 		} else if (!strcmp(fld[0], "domain")) {
 			struct cpumask_s span;
-			int level, d;
+			int level, d, k;
 			char *groups, *save, *g;
 
 			if (n < 6 || !num(fld[1], &cpu) || !num(fld[2], &level) ||
 			    strlen(fld[3]) >= NAME_LEN || parse_cpulist(fld[4], &span)) {
 				fclose(f);
 				return fail(err, errlen, "%s:%d: a domain record needs: cpu level name span groups [flags]", path, lineno);
+			}
+			if (!name_ok(fld[3])) {
+				fclose(f);
+				return fail(err, errlen, "%s:%d: domain name '%s': letters, digits, '_' and '-' only",
+					    path, lineno, fld[3]);
 			}
 			for (d = 0; d < t->ndomains; d++)
 				if (!strcmp(t->domains[d], fld[3]))
@@ -149,10 +164,22 @@ int topology_read(const char *path, struct topology *t, char *err, size_t errlen
 				snprintf(t->domains[d], NAME_LEN, "%s", fld[3]);
 				t->ndomains++;
 			}
+			for (k = 0; k < t->nspans; k++)
+				if (t->spans[k].domain_index == d && !memcmp(&t->spans[k].cpus, &span, sizeof(span)))
+					break;
+			if (k == t->nspans) {
+				if (t->nspans == MAX_DGROUPS) {
+					fclose(f);
+					return fail(err, errlen, "%s:%d: more than %d sched domains", path, lineno, MAX_DGROUPS);
+				}
+				t->spans[k].domain_index = d;
+				t->spans[k].cpus = span;
+				snprintf(t->spans[k].span, sizeof(t->spans[k].span), "%s", fld[4]);
+				t->nspans++;
+			}
 			groups = fld[5];
 			for (g = strtok_r(groups, ";", &save); g; g = strtok_r(NULL, ";", &save)) {
 				struct cpumask_s gm;
-				int k;
 
 				if (parse_cpulist(g, &gm)) {
 					fclose(f);
@@ -199,6 +226,7 @@ int topology_read(const char *path, struct topology *t, char *err, size_t errlen
 		if (i == nco)
 			core_ids[nco++] = rawcore[cpu];
 		t->core[cpu] = i;
+		t->core_id[i] = rawcore[cpu];
 	}
 	t->npkgs = npk;
 	t->ncores = nco;
@@ -215,5 +243,10 @@ int topology_read(const char *path, struct topology *t, char *err, size_t errlen
 			if (mask_test(&t->groups[k].cpus, cpu) && (cpu >= t->nr_cpu_ids || !t->present[cpu]))
 				return fail(err, errlen, "%s: inconsistent: %s group %s holds cpu %d, which has no cpu record",
 					    path, t->groups[k].domain, t->groups[k].span, cpu);
+	for (int k = 0; k < t->nspans; k++)
+		for (int cpu = 0; cpu < MAX_CPUS; cpu++)
+			if (mask_test(&t->spans[k].cpus, cpu) && (cpu >= t->nr_cpu_ids || !t->present[cpu]))
+				return fail(err, errlen, "%s: inconsistent: %s domain %s holds cpu %d, which has no cpu record",
+					    path, t->domains[t->spans[k].domain_index], t->spans[k].span, cpu);
 	return 0;
 }

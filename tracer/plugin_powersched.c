@@ -6,6 +6,8 @@
  * The kernel's own print formats are key=value for scripts; these handlers
  * spell the same records out for people: the policy's decision and its
  * reason in words, cpu sets as ranges ("0-3,8") and the domain level's name.
+ * A balance event names the cpu it balances "for cpu N": the record itself
+ * sits on the cpu that ran the balance (an idle cpu balances for others).
  *
  * A field the record lacks (an older or newer kernel, a truncated record) is
  * printed as "?" and the rest of the line still comes out.  When the event
@@ -21,94 +23,28 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-/* Values of the kernel's enums, exported with TRACE_DEFINE_ENUM. */
-static const char * const pack_reasons[] = {
-	"transitory task packed onto a busy cpu of the group leader",
-	"idlest cpu of the group leader",
-	"transitory task kept on the waking cpu",
-	"wakeup burst filled the domain, mainline decides",
-	"domain full, mainline decides",
-	"no group with room the task may use, mainline decides",
-};
+#include "powersched-events.h"
 
-static const char * const origins[] = { "fork", "exec", "wakeup", "balance" };
+/* The words for an enum value (powersched-events.h), NULL when unknown. */
+#define TEXT(table, v)	(PS_ENUM(table, v) ? PS_ENUM(table, v)->text : NULL)
 
-static const char * const modes[] = { "no balance", "power balance", "performance balance" };
-
-static const char * const whys[] = {
-	"the policy is performance",
-	"SMT domain, packing saves nothing",
-	"this cpu is busy",
-	"a group is overloaded",
-	"the local group is idle",
-	"the local group has no room",
-	"the local group is not the leader",
-	"lazy: recent performance passes",
-	"packing the least busy group",
-};
-
-static const char * const idle_types[] = { "busy", "idle", "newly idle" };
-
-#define NAME(table, v) \
-	((v) >= 0 && (unsigned long long)(v) < sizeof(table) / sizeof((table)[0]) ? (table)[v] : NULL)
-
-/*
- * Where a field's bytes are in the record, checked against the record's
- * size so that a truncated or corrupt record is reported, never overread.
- */
-static void *field_data(struct tep_event *event, struct tep_record *record,
-			const char *name, struct tep_format_field **fieldp, int *len)
+/* The bytes of field @name of @record, bounded by the record; NULL if absent. */
+static const void *raw(struct tep_event *event, struct tep_record *record,
+		       const char *name, int *len)
 {
-	struct tep_format_field *field = tep_find_field(event, name);
-	unsigned int offset, size;
+	unsigned int size;
+	const void *p = ps_field_data(event->tep, tep_find_field(event, name), record, &size);
 
-	if (!field || field->offset < 0 || field->size < 0 || record->size < 0 ||
-	    (unsigned int)(field->offset + field->size) > (unsigned int)record->size)
-		return NULL;
-	offset = field->offset;
-	size = field->size;
-	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned int loc = tep_read_number(event->tep,
-					(char *)record->data + field->offset, 4);
-
-		offset = loc & 0xffff;
-		size = loc >> 16;
-		if (field->flags & TEP_FIELD_IS_RELATIVE)
-			offset += field->offset + field->size;
-		if (offset + size > (unsigned int)record->size)
-			return NULL;
-	}
-	if (fieldp)
-		*fieldp = field;
-	if (len)
+	if (p && len)
 		*len = size;
-	return (char *)record->data + offset;
+	return p;
 }
 
 /* A numeric field; false (and nothing printed) when the record lacks it. */
 static bool num(struct tep_event *event, struct tep_record *record,
 		const char *name, long long *val)
 {
-	struct tep_format_field *field;
-	unsigned long long v;
-	int len;
-	void *data = field_data(event, record, name, &field, &len);
-
-	if (!data || (field->flags & TEP_FIELD_IS_DYNAMIC) ||
-	    (len != 1 && len != 2 && len != 4 && len != 8))
-		return false;
-	v = tep_read_number(event->tep, data, len);
-	if (field->flags & TEP_FIELD_IS_SIGNED) {
-		switch (len) {
-		case 1: *val = (signed char)v; break;
-		case 2: *val = (short)v; break;
-		case 4: *val = (int)v; break;
-		default: *val = (long long)v; break;
-		}
-	} else {
-		*val = (long long)v;
-	}
-	return true;
+	return ps_field_num(event->tep, tep_find_field(event, name), record, val);
 }
 
 static void put_num(struct trace_seq *s, struct tep_event *event,
@@ -122,14 +58,12 @@ static void put_num(struct trace_seq *s, struct tep_event *event,
 		trace_seq_putc(s, '?');
 }
 
-/* The raw bytes of a field, dynamic (__data_loc) ones included. */
-static void *raw(struct tep_event *event, struct tep_record *record,
-		 const char *name, int *len)
-{
-	return field_data(event, record, name, NULL, len);
-}
-
-/* The domain as "MC (level 1)"; either part may be unknown. */
+/*
+ * The domain as "MC (sd->level 2)": the level is the kernel's sd->level,
+ * which counts the levels removed as degenerate (SMT 0, MC 2, NUMA 5 on
+ * the guests), not the 0, 1, 2 of topology.tsv; the name is what maps to
+ * topology.tsv.  Either part may be unknown.
+ */
 static void put_domain(struct trace_seq *s, struct tep_event *event,
 		       struct tep_record *record)
 {
@@ -143,9 +77,9 @@ static void put_domain(struct trace_seq *s, struct tep_event *event,
 	else
 		trace_seq_putc(s, '?');
 	if (have_level)
-		trace_seq_printf(s, " (level %lld)", level);
+		trace_seq_printf(s, " (sd->level %lld)", level);
 	else
-		trace_seq_puts(s, " (level ?)");
+		trace_seq_puts(s, " (sd->level ?)");
 }
 
 /* A cpumask field as a cpu list, "0-3,8"; "none" when empty. */
@@ -153,7 +87,7 @@ static void put_cpus(struct trace_seq *s, struct tep_event *event,
 		     struct tep_record *record, const char *name)
 {
 	int len, long_size = tep_get_long_size(event->tep);
-	unsigned char *bits = raw(event, record, name, &len);
+	const unsigned char *bits = raw(event, record, name, &len);
 	int nbits, cpu, start = -1, printed = 0;
 
 	if (!bits || len <= 0) {
@@ -191,6 +125,29 @@ static void put_cpus(struct trace_seq *s, struct tep_event *event,
 		trace_seq_puts(s, "none");
 }
 
+static bool has(struct tep_event *event, const char *name)
+{
+	return tep_find_field(event, name) != NULL;
+}
+
+/* "comm:pid" of the task a record names */
+static void put_task(struct trace_seq *s, struct tep_event *event, struct tep_record *record)
+{
+	long long pid;
+	int len;
+	const char *comm = raw(event, record, "comm", &len);
+
+	if (comm && len > 0)
+		trace_seq_printf(s, "%.*s", (int)strnlen(comm, len), comm);
+	else
+		trace_seq_putc(s, '?');
+	trace_seq_putc(s, ':');
+	if (num(event, record, "pid", &pid))
+		trace_seq_printf(s, "%lld", pid);
+	else
+		trace_seq_putc(s, '?');
+}
+
 static void put_name(struct trace_seq *s, const char *name, long long v, bool have)
 {
 	if (!have)
@@ -205,27 +162,17 @@ static int power_pack_decision_handler(struct trace_seq *s,
 				       struct tep_record *record,
 				       struct tep_event *event, void *context __attribute__((unused)))
 {
-	long long origin, reason, chosen, pid;
+	long long origin, reason, chosen;
 	bool have_origin = num(event, record, "origin", &origin);
 	bool have_reason = num(event, record, "reason", &reason);
 	bool have_chosen = num(event, record, "chosen_cpu", &chosen);
-	int len;
-	const char *comm = raw(event, record, "comm", &len);
 
-	if (!comm && !have_reason && !have_chosen)
+	if (!has(event, "comm") && !have_reason && !have_chosen)
 		return trace_seq_putc(s, '!');
 
-	if (comm && len > 0)
-		trace_seq_printf(s, "%.*s", (int)strnlen(comm, len), comm);
-	else
-		trace_seq_putc(s, '?');
-	trace_seq_putc(s, ':');
-	if (num(event, record, "pid", &pid))
-		trace_seq_printf(s, "%lld", pid);
-	else
-		trace_seq_putc(s, '?');
+	put_task(s, event, record);
 	trace_seq_putc(s, ' ');
-	put_name(s, have_origin ? NAME(origins, origin) : NULL, origin, have_origin);
+	put_name(s, have_origin ? TEXT(ps_origins, origin) : NULL, origin, have_origin);
 	if (have_chosen && chosen >= 0)
 		trace_seq_printf(s, " -> cpu %lld", chosen);
 	else if (have_chosen)
@@ -233,7 +180,7 @@ static int power_pack_decision_handler(struct trace_seq *s,
 	else
 		trace_seq_puts(s, " -> cpu ?");
 	trace_seq_puts(s, ": ");
-	put_name(s, have_reason ? NAME(pack_reasons, reason) : NULL, reason, have_reason);
+	put_name(s, have_reason ? TEXT(ps_pack_reasons, reason) : NULL, reason, have_reason);
 	trace_seq_puts(s, " [prev cpu ");
 	put_num(s, event, record, "prev_cpu", "%lld");
 	trace_seq_puts(s, ", waking cpu ");
@@ -242,7 +189,24 @@ static int power_pack_decision_handler(struct trace_seq *s,
 	put_domain(s, event, record);
 	trace_seq_puts(s, ", util ");
 	put_num(s, event, record, "util", "%lld");
-	trace_seq_puts(s, "/1024]");
+	trace_seq_puts(s, "/1024");
+	/* series v2 */
+	if (has(event, "sd_util")) {
+		trace_seq_puts(s, ", domain util ");
+		put_num(s, event, record, "sd_util", "%lld");
+		trace_seq_putc(s, '/');
+		put_num(s, event, record, "sd_capacity", "%lld");
+	}
+	if (has(event, "scanned")) {
+		trace_seq_puts(s, ", ");
+		put_num(s, event, record, "scanned", "%lld");
+		trace_seq_puts(s, " cpus scanned");
+	}
+	if (has(event, "burst_cpus")) {
+		trace_seq_puts(s, ", burst cpus ");
+		put_cpus(s, event, record, "burst_cpus");
+	}
+	trace_seq_putc(s, ']');
 	return 0;
 }
 
@@ -256,10 +220,10 @@ static int group_leader_chosen_handler(struct trace_seq *s,
 	if (!tep_find_field(event, "leader_cpus") && !tep_find_field(event, "min_cpus"))
 		return trace_seq_putc(s, '!');
 
-	trace_seq_puts(s, "cpu ");
+	trace_seq_puts(s, "for cpu ");
 	put_num(s, event, record, "cpu", "%lld");
 	trace_seq_putc(s, ' ');
-	put_name(s, have_origin ? NAME(origins, origin) : NULL, origin, have_origin);
+	put_name(s, have_origin ? TEXT(ps_origins, origin) : NULL, origin, have_origin);
 	trace_seq_puts(s, " in ");
 	put_domain(s, event, record);
 	trace_seq_puts(s, ": leader ");
@@ -286,7 +250,7 @@ static int lazy_balance_skip_handler(struct trace_seq *s,
 	if (!tep_find_field(event, "record") && !tep_find_field(event, "recent"))
 		return trace_seq_putc(s, '!');
 
-	trace_seq_puts(s, "cpu ");
+	trace_seq_puts(s, "for cpu ");
 	put_num(s, event, record, "cpu", "%lld");
 	trace_seq_puts(s, " in ");
 	put_domain(s, event, record);
@@ -300,6 +264,18 @@ static int lazy_balance_skip_handler(struct trace_seq *s,
 	else
 		trace_seq_putc(s, '?');
 	trace_seq_putc(s, ')');
+	/* series v2 */
+	if (has(event, "window_ms")) {
+		long long variant;
+		bool have_variant = num(event, record, "variant", &variant);
+
+		trace_seq_puts(s, ", window ");
+		put_num(s, event, record, "window_ms", "%lld");
+		trace_seq_puts(s, " ms, ");
+		put_num(s, event, record, "since_perf_ms", "%lld");
+		trace_seq_puts(s, " ms since a performance pass, ");
+		put_name(s, have_variant ? TEXT(ps_lazy_variants, variant) : NULL, variant, have_variant);
+	}
 	return 0;
 }
 
@@ -314,16 +290,116 @@ static int balance_mode_handler(struct trace_seq *s, struct tep_record *record,
 	if (!have_mode && !have_why)
 		return trace_seq_putc(s, '!');
 
-	trace_seq_puts(s, "cpu ");
+	trace_seq_puts(s, "for cpu ");
 	put_num(s, event, record, "cpu", "%lld");
 	trace_seq_putc(s, ' ');
-	put_name(s, have_idle ? NAME(idle_types, idle) : NULL, idle, have_idle);
+	put_name(s, have_idle ? TEXT(ps_idle_types, idle) : NULL, idle, have_idle);
 	trace_seq_puts(s, " in ");
 	put_domain(s, event, record);
 	trace_seq_puts(s, ": ");
-	put_name(s, have_mode ? NAME(modes, mode) : NULL, mode, have_mode);
+	put_name(s, have_mode ? TEXT(ps_modes, mode) : NULL, mode, have_mode);
 	trace_seq_puts(s, " (");
-	put_name(s, have_why ? NAME(whys, why) : NULL, why, have_why);
+	put_name(s, have_why ? TEXT(ps_whys, why) : NULL, why, have_why);
+	trace_seq_putc(s, ')');
+	/* series v2: the group that crossed its capacity */
+	if (have_why && why == PS_WHY_OVERLOADED && has(event, "group_cpus")) {
+		trace_seq_puts(s, " [group ");
+		put_cpus(s, event, record, "group_cpus");
+		trace_seq_puts(s, ", util ");
+		put_num(s, event, record, "group_util", "%lld");
+		trace_seq_putc(s, '/');
+		put_num(s, event, record, "group_capacity", "%lld");
+		trace_seq_puts(s, " (cfs ");
+		put_num(s, event, record, "cfs_util", "%lld");
+		trace_seq_puts(s, ", rt+dl+irq ");
+		put_num(s, event, record, "stolen_util", "%lld");
+		trace_seq_puts(s, "), ");
+		put_num(s, event, record, "nr_runnable", "%lld");
+		trace_seq_puts(s, " runnable]");
+	}
+	return 0;
+}
+
+/* series v2: a balance pass that found a source runqueue */
+static int balance_outcome_handler(struct trace_seq *s, struct tep_record *record,
+				   struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long mode, idle, active, pinned;
+	bool have_mode = num(event, record, "mode", &mode);
+	bool have_idle = num(event, record, "idle", &idle);
+
+	if (!have_mode && !has(event, "moved"))
+		return trace_seq_putc(s, '!');
+
+	trace_seq_puts(s, "for cpu ");
+	put_num(s, event, record, "cpu", "%lld");
+	trace_seq_putc(s, ' ');
+	put_name(s, have_idle ? TEXT(ps_idle_types, idle) : NULL, idle, have_idle);
+	trace_seq_puts(s, " in ");
+	put_domain(s, event, record);
+	trace_seq_puts(s, ": ");
+	put_name(s, have_mode ? TEXT(ps_modes, mode) : NULL, mode, have_mode);
+	trace_seq_puts(s, " from cpu ");
+	put_num(s, event, record, "src_cpu", "%lld");
+	trace_seq_puts(s, ", ");
+	put_num(s, event, record, "moved", "%lld");
+	trace_seq_puts(s, " task(s) moved");
+	if (num(event, record, "active", &active) && active)
+		trace_seq_puts(s, ", active balance kicked");
+	if (num(event, record, "all_pinned", &pinned) && pinned)
+		trace_seq_puts(s, ", every task pinned");
+	return 0;
+}
+
+/* series v2: a task moved by load balance (right before its sched_migrate_task) */
+static int balance_migrate_handler(struct trace_seq *s, struct tep_record *record,
+				   struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long mode, idle, active;
+	bool have_mode = num(event, record, "mode", &mode);
+	bool have_idle = num(event, record, "idle", &idle);
+	bool have_active = num(event, record, "active", &active);
+
+	if (!has(event, "src_cpu") && !has(event, "dst_cpu"))
+		return trace_seq_putc(s, '!');
+
+	put_task(s, event, record);
+	trace_seq_puts(s, " cpu ");
+	put_num(s, event, record, "src_cpu", "%lld");
+	trace_seq_puts(s, " -> cpu ");
+	put_num(s, event, record, "dst_cpu", "%lld");
+	trace_seq_puts(s, ": ");
+	if (have_active && active)
+		trace_seq_puts(s, "pushed by active balance, ");
+	else if (have_active)
+		trace_seq_puts(s, "pulled by a ");
+	else
+		trace_seq_puts(s, "? by a ");
+	put_name(s, have_mode ? TEXT(ps_modes, mode) : NULL, mode, have_mode);
+	trace_seq_puts(s, " pass (");
+	put_name(s, have_idle ? TEXT(ps_idle_types, idle) : NULL, idle, have_idle);
+	trace_seq_puts(s, ") in ");
+	put_domain(s, event, record);
+	return 0;
+}
+
+/* series v2: the balance policy changed through sysfs */
+static int policy_change_handler(struct trace_seq *s, struct tep_record *record,
+				 struct tep_event *event, void *context __attribute__((unused)))
+{
+	long long old, new;
+	bool have_old = num(event, record, "old", &old);
+	bool have_new = num(event, record, "new", &new);
+
+	if (!have_old && !have_new)
+		return trace_seq_putc(s, '!');
+
+	trace_seq_puts(s, "policy ");
+	put_name(s, have_old ? TEXT(ps_policies, old) : NULL, old, have_old);
+	trace_seq_puts(s, " -> ");
+	put_name(s, have_new ? TEXT(ps_policies, new) : NULL, new, have_new);
+	trace_seq_puts(s, " (written by ");
+	put_task(s, event, record);
 	trace_seq_putc(s, ')');
 	return 0;
 }
@@ -332,16 +408,19 @@ static const struct {
 	const char *event;
 	tep_event_handler_func handler;
 } handlers[] = {
-	{ "power_pack_decision", power_pack_decision_handler },
-	{ "group_leader_chosen", group_leader_chosen_handler },
-	{ "lazy_balance_skip", lazy_balance_skip_handler },
-	{ "balance_mode", balance_mode_handler },
+	{ PS_POWER_PACK_DECISION, power_pack_decision_handler },
+	{ PS_GROUP_LEADER_CHOSEN, group_leader_chosen_handler },
+	{ PS_LAZY_BALANCE_SKIP, lazy_balance_skip_handler },
+	{ PS_BALANCE_MODE, balance_mode_handler },
+	{ PS_BALANCE_OUTCOME, balance_outcome_handler },
+	{ PS_BALANCE_MIGRATE, balance_migrate_handler },
+	{ PS_POLICY_CHANGE, policy_change_handler },
 };
 
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
-		tep_register_event_handler(tep, -1, "powersched", handlers[i].event,
+		tep_register_event_handler(tep, -1, PS_SYSTEM, handlers[i].event,
 					   handlers[i].handler, NULL);
 	return 0;
 }
@@ -349,7 +428,7 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
-		tep_unregister_event_handler(tep, -1, "powersched", handlers[i].event,
+		tep_unregister_event_handler(tep, -1, PS_SYSTEM, handlers[i].event,
 					     handlers[i].handler, NULL);
 	return 0;
 }

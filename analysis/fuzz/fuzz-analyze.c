@@ -2,8 +2,9 @@
 /*
  * libFuzzer target for the analyzer's input path: each input is written
  * out as a trace.dat (or, built with -DFUZZ_TOPOLOGY, as a topology.tsv
- * next to a real trace) and run through `powersched analyze`.  Every exit
- * is fine; a crash, an ASan or UBSan report is a bug.
+ * next to a real trace) and run through `powersched analyze` (built with
+ * -DFUZZ_EXPORT: through `powersched export --perfetto`).  Every exit is
+ * fine; a crash, an ASan or UBSan report is a bug.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 
 #include "../powersched.h"
 
-static char dir[256], trace[300], topo[300], outdir[300];
+static char dir[256], trace[300], topo[300], outdir[300], json[300];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -26,6 +27,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(trace, sizeof(trace), "%s/trace.dat", dir);
 	snprintf(topo, sizeof(topo), "%s/topology.tsv", dir);
 	snprintf(outdir, sizeof(outdir), "%s/out", dir);
+	snprintf(json, sizeof(json), "%s/out/trace.json", dir);
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s", outdir);
 	if (system(cmd))
 		abort();
@@ -50,13 +52,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #else
 	FILE *f = fopen(trace, "w");
 #endif
+#ifdef FUZZ_EXPORT
+	char *argv[] = { "export", trace, "--topology", topo, "--perfetto", json, NULL };
+#else
 	char *argv[] = { "analyze", trace, "--topology", topo, "--out", outdir, NULL };
+#endif
 
 	if (!f)
 		abort();
 	if (size && fwrite(data, 1, size, f) != size)
 		abort();
 	fclose(f);
+#ifdef FUZZ_EXPORT
+	cmd_export(6, argv);
+#else
 	cmd_analyze(6, argv);
+#endif
 	return 0;
 }

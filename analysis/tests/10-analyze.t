@@ -16,7 +16,8 @@ cmp_num "$(get "$out" util.cpu4)" -ge 0.95 "pinned: cpu 4 at least 95% busy"
 for c in 1 2 3 5 6 7; do
 	cmp_num "$(get "$out" util.cpu$c)" -le 0.05 "pinned: cpu $c nearly idle"
 done
-cmp_num "$(get "$out" idle.package_max)" -le 0.01 "pinned: neither package is ever idle"
+# (the loops start after kick-cpus, some 40 ms into the recording)
+cmp_num "$(get "$out" idle.package_max)" -le 0.03 "pinned: neither package is idle but before the loops start"
 ok "pinned: the mode timeline is skipped and said so" grep -q 'skipped: the trace has no powersched events' "$TEST_TMP/pinned.txt"
 is "$(jq -r '.modes.available' "$out/summary.json")" false "pinned: summary.json says the modes are not available"
 is "$(jq -r '.lost_events.complete' "$out/summary.json")" true "pinned: nothing lost"
@@ -83,7 +84,7 @@ is "$?" 0 "compare: succeeds"
 is "$(grep -vc '^#' "$TEST_TMP/cmp.tsv")" 2 "compare: one row per run"
 is "$(awk -F'\t' '!/^#/ { print $2 "/" $3 }' "$TEST_TMP/cmp.tsv" | tr '\n' ' ')" "vanilla/default powersched/powersaving " "compare: kernel and policy from run.json"
 ok "compare: performance per watt from the runtime, as in the cover letter" \
-	awk -F'\t' -v w="$(get "$TEST_TMP/pack2" power.watts)" '!/^#/ && $3 == "powersaving" { exit !($7 > 0 && ($7 - 1e6 / (4 * w)) ^ 2 < 1) }' "$TEST_TMP/cmp.tsv"
+	awk -F'\t' -v w="$(get "$TEST_TMP/pack2" power.watts)" '!/^#/ && $3 == "powersaving" { exit !($10 > 0 && ($10 - 1e6 / (4 * w)) ^ 2 < 1) }' "$TEST_TMP/cmp.tsv"
 "$PS" compare "$TEST_TMP/runs/pinned" "$TEST_TMP" >/dev/null 2>"$TEST_TMP/cmp.err"
 is "$?" 1 "compare: a folder that was not analyzed is an error"
 ok "compare: the error names the folder" grep -q "$TEST_TMP: not an analyzed run" "$TEST_TMP/cmp.err"

@@ -13,7 +13,7 @@ bad() {
 	"$PS" analyze "$@" --out "$TEST_TMP/out" >"$TEST_TMP/stdout" 2>"$TEST_TMP/stderr"
 	local rc=$?
 	if [ $rc != 0 ] && [ $rc -lt 128 ] && grep -q -- "$pattern" "$TEST_TMP/stderr" &&
-	   ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$TEST_TMP/stderr" &&
+	   ! grep -qE 'ERROR: AddressSanitizer|runtime error|ERROR: LeakSanitizer' "$TEST_TMP/stderr" &&
 	   [ ! -e "$TEST_TMP/out/summary.json" ]; then
 		pass "$desc"
 	else
@@ -68,4 +68,13 @@ ok "an unknown command is named" grep -q "unknown command 'frobnicate'" "$TEST_T
 # Found by make fuzz: this file crashes libtracecmd 1.3.1 inside
 # tracecmd_open(); the analyzer reports it as corrupt instead.
 t=$(mk fuzzcrash); cp "$DATA/corrupt/open-crash.dat" "$t"
-bad "a corrupt trace that crashes libtracecmd's open" "$t: not a trace.dat" "$t"
+bad "a corrupt trace that crashes libtracecmd's open" "$t: corrupt trace: libtracecmd crashed opening it" "$t"
+# Found by make fuzz: a header that makes libtracecmd ask for 4 EiB (under
+# ASan: allocator_may_return_null, as the real allocator returns NULL), and
+# a file libtracecmd leaks memory on as it gives up (lsan.supp)
+t=$(mk hugealloc); cp "$DATA/corrupt/huge-alloc.dat" "$t"
+bad "a trace header asking for 4 EiB" "$t: not a trace.dat" "$t"
+t=$(mk bigalloc); cp "$DATA/corrupt/big-alloc.dat" "$t"
+bad "a trace header asking for 4 GB" "$t: not a trace.dat" "$t"
+t=$(mk openleak); cp "$DATA/corrupt/open-leak.dat" "$t"
+bad "a trace libtracecmd leaks on as it fails to open it" "$t: not a trace.dat" "$t"

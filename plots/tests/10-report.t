@@ -20,6 +20,9 @@ done
 for c in "$runs"/*/; do
 	ok "$(basename "$c"): summary.json is valid JSON with a power estimate" \
 		jq -e '.power.watts > 100 and .lost_events.complete' "$c/analysis/summary.json"
+	ok "$(basename "$c"): its timeline for Perfetto is JSON, linked from the report" \
+		bash -c "jq -e '.traceEvents | length > 0' '$c/analysis/timeline.json' >/dev/null &&
+			grep -q 'runs/$(basename "$c")/analysis/timeline.json' '$rep/report.md'"
 done
 # The report makes every check it can on these cells and gives its figures
 # and verdict.  Those that hold whatever the run-to-run variation must be

@@ -17,7 +17,7 @@ ok "without the plugin, power_pack_decision prints the kernel's key=value format
 ok "with the plugin, power_pack_decision is spelled out" \
 	grep -q 'power_pack_decision: .* -> cpu [0-9]*: idlest cpu of the group leader \[prev cpu' "$TEST_TMP/with"
 ok "with the plugin, balance_mode names the mode and why" \
-	grep -q 'balance_mode: *cpu [0-9]* idle in MC (level 2): no balance (the local group is idle)' "$TEST_TMP/with"
+	grep -q 'balance_mode: *for cpu [0-9]* idle in MC (sd->level 2): no balance (the local group is idle)' "$TEST_TMP/with"
 ok "with the plugin, group_leader_chosen prints cpu ranges" \
 	grep -Eq 'group_leader_chosen: .*leader [0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)* \(util' "$TEST_TMP/with"
 is "$(grep -c 'reason=' "$TEST_TMP/with")" 0 "with the plugin, no record falls back to the raw format"

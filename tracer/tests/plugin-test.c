@@ -228,24 +228,24 @@ int main(int argc, char **argv)
 	pack_record(&r, e, 2, 1, 0, "MC", 2);
 	check_str("power_pack_decision: fork onto the leader's idlest cpu", print(tep, &r, -1),
 		  "spinloop:312 fork -> cpu 2: idlest cpu of the group leader "
-		  "[prev cpu 0, waking cpu 1, domain MC (level 2), util 1024/1024]");
+		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024]");
 	pack_record(&r, e, -1, 4, 2, "NUMA", 5);
 	check_str("power_pack_decision: domain full, mainline decides", print(tep, &r, -1),
 		  "spinloop:312 wakeup -> mainline: domain full, mainline decides "
-		  "[prev cpu 0, waking cpu 1, domain NUMA (level 5), util 1024/1024]");
+		  "[prev cpu 0, waking cpu 1, domain NUMA (sd->level 5), util 1024/1024]");
 	pack_record(&r, e, 1, 2, 2, "MC", 2);
 	check_str("power_pack_decision: transitory task kept local", print(tep, &r, -1),
 		  "spinloop:312 wakeup -> cpu 1: transitory task kept on the waking cpu "
-		  "[prev cpu 0, waking cpu 1, domain MC (level 2), util 1024/1024]");
+		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024]");
 	pack_record(&r, e, 3, 42, 7, "MC", 2);
 	check_str("power_pack_decision: unknown enum values are shown as numbers", print(tep, &r, -1),
 		  "spinloop:312 7? -> cpu 3: 42? "
-		  "[prev cpu 0, waking cpu 1, domain MC (level 2), util 1024/1024]");
+		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024]");
 	/* a record cut short inside the domain string: the string is marked */
 	pack_record(&r, e, 2, 1, 0, "MC", 2);
 	check_str("power_pack_decision: truncated record marks what is missing", print(tep, &r, r.size - 2),
 		  "spinloop:312 fork -> cpu 2: idlest cpu of the group leader "
-		  "[prev cpu 0, waking cpu 1, domain ? (level 2), util 1024/1024]");
+		  "[prev cpu 0, waking cpu 1, domain ? (sd->level 2), util 1024/1024]");
 
 	/* group_leader_chosen */
 	e = load_format(tep, "group_leader_chosen", NULL);
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 	set_num(&r, "sd_capacity", 8192);
 	set_num(&r, "origin", 3);
 	check_str("group_leader_chosen: cpu sets as ranges", print(tep, &r, -1),
-		  "cpu 2 balance in NUMA (level 5): leader 0-3 (util 2048), "
+		  "for cpu 2 balance in NUMA (sd->level 5): leader 0-3 (util 2048), "
 		  "least busy 4-7 (util 1024), domain util 3072/8192");
 	rec_init(&r, e);
 	set_num(&r, "cpu", 0);
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 	set_mask(&r, "min_cpus", 0);
 	set_num(&r, "origin", 0);
 	check_str("group_leader_chosen: ranges, single cpus and an empty set", print(tep, &r, -1),
-		  "cpu 0 fork in MC (level 2): leader 0-3,8,63 (util 100), "
+		  "for cpu 0 fork in MC (sd->level 2): leader 0-3,8,63 (util 100), "
 		  "least busy none (util 0), domain util 0/0");
 
 	/* lazy_balance_skip */
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
 	set_num(&r, "recent", 2);
 	set_num(&r, "older", 2);
 	check_str("lazy_balance_skip", print(tep, &r, -1),
-		  "cpu 4 in MC (level 2): power balance skipped, 2 performance passes "
+		  "for cpu 4 in MC (sd->level 2): power balance skipped, 2 performance passes "
 		  "in the last 32, 2 in the 32 before (history 0x0000000500000003)");
 
 	/* balance_mode */
@@ -298,12 +298,12 @@ int main(int argc, char **argv)
 	set_num(&r, "mode", 1);
 	set_num(&r, "why", 8);
 	check_str("balance_mode: a power pass", print(tep, &r, -1),
-		  "cpu 3 idle in NUMA (level 5): power balance (packing the least busy group)");
+		  "for cpu 3 idle in NUMA (sd->level 5): power balance (packing the least busy group)");
 	set_num(&r, "idle", 0);
 	set_num(&r, "mode", 2);
 	set_num(&r, "why", 2);
 	check_str("balance_mode: a performance pass of a busy cpu", print(tep, &r, -1),
-		  "cpu 3 busy in NUMA (level 5): performance balance (this cpu is busy)");
+		  "for cpu 3 busy in NUMA (sd->level 5): performance balance (this cpu is busy)");
 
 	/*
 	 * Fields missing from the format (another kernel): what is there is
@@ -319,7 +319,7 @@ int main(int argc, char **argv)
 	pack_record(&r, e, 2, 1, 0, "MC", 2);
 	check_str("power_pack_decision without a reason field", print(tep, &r, -1),
 		  "spinloop:312 fork -> cpu 2: ? "
-		  "[prev cpu 0, waking cpu 1, domain MC (level 2), util 1024/1024]");
+		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024]");
 	e = load_format(tep, "balance_mode", "why");
 	rec_init(&r, e);
 	set_num(&r, "cpu", 3);
@@ -328,7 +328,7 @@ int main(int argc, char **argv)
 	set_num(&r, "idle", 2);
 	set_num(&r, "mode", 0);
 	check_str("balance_mode without a why field", print(tep, &r, -1),
-		  "cpu 3 newly idle in SMT (level 0): no balance (?)");
+		  "for cpu 3 newly idle in SMT (sd->level 0): no balance (?)");
 	e = load_format(tep, "lazy_balance_skip", "level");
 	rec_init(&r, e);
 	set_num(&r, "cpu", 1);
@@ -337,8 +337,137 @@ int main(int argc, char **argv)
 	set_num(&r, "recent", 1);
 	set_num(&r, "older", 0);
 	check_str("lazy_balance_skip without a level field", print(tep, &r, -1),
-		  "cpu 1 in MC (level ?): power balance skipped, 1 performance passes "
+		  "for cpu 1 in MC (sd->level ?): power balance skipped, 1 performance passes "
 		  "in the last 32, 0 in the 32 before (history 0x0000000000000001)");
+
+	/*
+	 * Series v2 (tests/formats/v2, written from the events' spec): the
+	 * extended events, the new ones, and values a newer kernel may add.
+	 */
+	tep_free(tep);
+	tep = tep_alloc();
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	loader(tep);
+	e = load_format(tep, "v2/power_pack_decision", NULL);
+	pack_record(&r, e, -1, 6, 2, "SMT", 0);
+	set_num(&r, "sd_util", 1800);
+	set_num(&r, "sd_capacity", 2048);
+	set_num(&r, "scanned", 2);
+	set_mask(&r, "burst_cpus", 0x3);
+	check_str("v2 power_pack_decision: smt, with the domain's load and the burst cpus", print(tep, &r, -1),
+		  "spinloop:312 wakeup -> mainline: the wake-affine domain is an SMT domain, mainline decides "
+		  "[prev cpu 0, waking cpu 1, domain SMT (sd->level 0), util 1024/1024, domain util 1800/2048, "
+		  "2 cpus scanned, burst cpus 0-1]");
+	pack_record(&r, e, 0, 7, 2, "MC", 2);
+	set_mask(&r, "burst_cpus", 0);
+	check_str("v2 power_pack_decision: hold", print(tep, &r, -1),
+		  "spinloop:312 wakeup -> cpu 0: placement hysteresis kept the task on its previous cpu "
+		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024, domain util 0/0, "
+		  "0 cpus scanned, burst cpus none]");
+	pack_record(&r, e, 0, 8, 2, "MC", 2);
+	set_mask(&r, "burst_cpus", 0);
+	check_str("v2 power_pack_decision: a reason a newer kernel added is 'N?'", print(tep, &r, -1),
+		  "spinloop:312 wakeup -> cpu 0: 8? "
+		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024, domain util 0/0, "
+		  "0 cpus scanned, burst cpus none]");
+
+	e = load_format(tep, "v2/balance_mode", NULL);
+	rec_init(&r, e);
+	set_num(&r, "cpu", 5);
+	set_num(&r, "level", 5);
+	set_str(&r, "domain", "NUMA");
+	set_num(&r, "idle", 0);
+	set_num(&r, "mode", 2);
+	set_num(&r, "why", 3);
+	set_mask(&r, "group_cpus", 0xf0);
+	set_num(&r, "group_util", 4500);
+	set_num(&r, "group_capacity", 4096);
+	set_num(&r, "cfs_util", 4000);
+	set_num(&r, "stolen_util", 500);
+	set_num(&r, "nr_runnable", 6);
+	check_str("v2 balance_mode: the overloaded group", print(tep, &r, -1),
+		  "for cpu 5 busy in NUMA (sd->level 5): performance balance (a group is overloaded) "
+		  "[group 4-7, util 4500/4096 (cfs 4000, rt+dl+irq 500), 6 runnable]");
+	for (int w = 9; w <= 12; w++) {
+		static const char * const want[] = {
+			"for cpu 5 busy in NUMA (sd->level 5): no balance (no group has room)",
+			"for cpu 5 busy in NUMA (sd->level 5): no balance (no other group has tasks to pull)",
+			"for cpu 5 busy in NUMA (sd->level 5): no balance (misfit, asym packing or imbalance: left to mainline balance)",
+			"for cpu 5 busy in NUMA (sd->level 5): no balance (12?)",
+		};
+		char name[64];
+
+		set_num(&r, "mode", 0);
+		set_num(&r, "why", w);
+		snprintf(name, sizeof(name), "v2 balance_mode: why %d", w);
+		check_str(name, print(tep, &r, -1), want[w - 9]);
+	}
+
+	e = load_format(tep, "v2/lazy_balance_skip", NULL);
+	rec_init(&r, e);
+	set_num(&r, "cpu", 2);
+	set_num(&r, "level", 2);
+	set_str(&r, "domain", "MC");
+	set_num(&r, "record", 1);
+	set_num(&r, "recent", 1);
+	set_num(&r, "older", 0);
+	set_num(&r, "window_ms", 8);
+	set_num(&r, "since_perf_ms", 3);
+	set_num(&r, "variant", 1);
+	check_str("v2 lazy_balance_skip: the window and the variant", print(tep, &r, -1),
+		  "for cpu 2 in MC (sd->level 2): power balance skipped, 1 performance passes in the last 32, "
+		  "0 in the 32 before (history 0x0000000000000001), window 8 ms, 3 ms since a performance pass, "
+		  "per-domain time history");
+
+	e = load_format(tep, "v2/balance_outcome", NULL);
+	rec_init(&r, e);
+	set_num(&r, "cpu", 0);
+	set_num(&r, "src_cpu", 6);
+	set_num(&r, "level", 5);
+	set_str(&r, "domain", "NUMA");
+	set_num(&r, "idle", 2);
+	set_num(&r, "mode", 1);
+	set_num(&r, "moved", 2);
+	check_str("v2 balance_outcome", print(tep, &r, -1),
+		  "for cpu 0 newly idle in NUMA (sd->level 5): power balance from cpu 6, 2 task(s) moved");
+	set_num(&r, "moved", 0);
+	set_num(&r, "active", 1);
+	set_num(&r, "all_pinned", 1);
+	set_num(&r, "mode", 3);
+	check_str("v2 balance_outcome: active, pinned, an unknown mode", print(tep, &r, -1),
+		  "for cpu 0 newly idle in NUMA (sd->level 5): 3? from cpu 6, 0 task(s) moved, "
+		  "active balance kicked, every task pinned");
+
+	e = load_format(tep, "v2/balance_migrate", NULL);
+	rec_init(&r, e);
+	memcpy(r.data + tep_find_field(e, "comm")->offset, "spinloop", 9);
+	set_num(&r, "pid", 400);
+	set_num(&r, "src_cpu", 6);
+	set_num(&r, "dst_cpu", 0);
+	set_num(&r, "level", 5);
+	set_str(&r, "domain", "NUMA");
+	set_num(&r, "idle", 1);
+	set_num(&r, "mode", 1);
+	set_num(&r, "active", 0);
+	check_str("v2 balance_migrate: a power pass", print(tep, &r, -1),
+		  "spinloop:400 cpu 6 -> cpu 0: pulled by a power balance pass (idle) in NUMA (sd->level 5)");
+	set_num(&r, "active", 1);
+	set_num(&r, "mode", 2);
+	check_str("v2 balance_migrate: active balance", print(tep, &r, -1),
+		  "spinloop:400 cpu 6 -> cpu 0: pushed by active balance, performance balance pass (idle) in NUMA (sd->level 5)");
+
+	e = load_format(tep, "v2/policy_change", NULL);
+	rec_init(&r, e);
+	memcpy(r.data + tep_find_field(e, "comm")->offset, "sh", 3);
+	set_num(&r, "pid", 77);
+	set_num(&r, "old", 0);
+	set_num(&r, "new", 1);
+	check_str("v2 policy_change", print(tep, &r, -1),
+		  "policy performance -> powersaving (written by sh:77)");
+	set_num(&r, "new", 2);
+	check_str("v2 policy_change: a policy a newer kernel added", print(tep, &r, -1),
+		  "policy performance -> 2? (written by sh:77)");
 
 	tep_free(tep);
 	dlclose(plugin);
