@@ -289,8 +289,13 @@ void waiting_migrate(struct waiting *w, int pid, int orig, int dest, uint64_t ts
 		bool woken = t->woken;
 		uint64_t since = t->since, woken_at = t->woken_at;
 
+		/*
+		 * The task waits on @dest from now on; its wait (and its
+		 * wakeup latency) still run from when it started waiting.
+		 */
 		end_wait(w, t, ts);
-		start_wait(w, t, dest, since, woken);
+		start_wait(w, t, dest, ts, woken);
+		t->since = since;
 		t->woken_at = woken_at;
 	} else {
 		t->cpu = dest;

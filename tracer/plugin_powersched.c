@@ -272,7 +272,7 @@ static int lazy_balance_skip_handler(struct trace_seq *s,
 		trace_seq_puts(s, ", window ");
 		put_num(s, event, record, "window_ms", "%lld");
 		trace_seq_puts(s, " ms, ");
-		put_num(s, event, record, "since_perf_ms", "%lld");
+		put_num(s, event, record, "since_ms", "%lld");
 		trace_seq_puts(s, " ms since a performance pass, ");
 		put_name(s, have_variant ? TEXT(ps_lazy_variants, variant) : NULL, variant, have_variant);
 	}

@@ -35,7 +35,7 @@
 #define PS_POWER_PACK_DECISION_FIELDS(F) \
 	F(comm) F(pid) F(origin) F(prev_cpu) F(waking_cpu) F(chosen_cpu) \
 	F(level) F(domain) F(util) F(sd_util) F(sd_capacity) F(scanned) \
-	F(burst_cpus) F(reason)
+	F(nr_burst) F(burst_cpus) F(reason)
 
 #define PS_GROUP_LEADER_CHOSEN	"group_leader_chosen"
 #define PS_GROUP_LEADER_CHOSEN_FIELDS(F) \
@@ -67,7 +67,7 @@
 #define PS_LAZY_BALANCE_SKIP	"lazy_balance_skip"
 #define PS_LAZY_BALANCE_SKIP_FIELDS(F) \
 	F(cpu) F(level) F(domain) F(record) F(recent) F(older) F(window_ms) \
-	F(since_perf_ms) F(variant)
+	F(since_ms) F(variant)
 
 /* the balance policy was changed through sysfs (series v2) */
 #define PS_POLICY_CHANGE	"policy_change"
@@ -126,10 +126,16 @@ static const struct ps_enum_name ps_policies[] = {
 	{ "performance", "performance" }, { "powersaving", "powersaving" },
 };
 
-/* power_pack_decision.reason; chosen_cpu is -1 for burst .. smt */
+/*
+ * power_pack_decision.reason, as the kernel's enum power_pack_reason
+ * numbers them (include/trace/events/powersched.h); chosen_cpu is -1 for
+ * burst .. smt and for lazy.  kernel/tests/10-knobs.t checks these names
+ * against the running kernel's print fmt.
+ */
 enum ps_pack_reason {
 	PS_PACK_LEADER, PS_PACK_IDLEST, PS_PACK_LOCAL, PS_PACK_BURST,
-	PS_PACK_DOMAIN_FULL, PS_PACK_NO_ROOM, PS_PACK_SMT, PS_PACK_HOLD,
+	PS_PACK_DOMAIN_FULL, PS_PACK_NO_ROOM, PS_PACK_SMT, PS_PACK_PREV,
+	PS_PACK_LAZY,
 };
 static const struct ps_enum_name ps_pack_reasons[] = {
 	{ "leader", "transitory task packed onto a busy cpu of the group leader" },
@@ -139,7 +145,8 @@ static const struct ps_enum_name ps_pack_reasons[] = {
 	{ "domain_full", "domain full, mainline decides" },
 	{ "no_room", "no group with room the task may use, mainline decides" },
 	{ "smt", "the wake-affine domain is an SMT domain, mainline decides" },
-	{ "hold", "placement hysteresis kept the task on its previous cpu" },
+	{ "prev", "its previous cpu, idle in the chosen group" },
+	{ "lazy", "the domain was overloaded lately (lazy balance), mainline decides" },
 };
 
 /* balance_mode.why */

@@ -44,6 +44,10 @@ is "$(awk -F'\t' '$1 == 100 { print $3, $8, $9 }' "$TEST_TMP/waits/out/latency_b
 is "$(awk -F'\t' '$1 == 300 { print $4, $6 }' "$TEST_TMP/waits/out/migrations_by_task.tsv")" "1 1" \
 	"waits: C's migration is in migrations_by_task.tsv"
 ok "waits: runnable.tsv has a column per cpu" grep -q $'^# time_s\tcpu0\tcpu1' "$TEST_TMP/waits/out/runnable.tsv"
+# C counts on cpu 2 from its move at 1.301 (3 ms waiting, 6 ms running),
+# not from when it woke on cpu 0
+is "$(awk -F'\t' '!/^#/ { s += $4 } END { printf "%.4f", s * 0.010 }' "$TEST_TMP/waits/out/runnable.tsv")" 0.0090 \
+	"waits: cpu 2 holds C for the 9 ms after its move, not from its wakeup on cpu 0"
 ok "waits: cpu 0 held two runnable tasks for part of a bucket" awk -F'\t' '!/^#/ && $2 > 1.1 { f = 1 } END { exit !f }' \
 	"$TEST_TMP/waits/out/runnable.tsv"
 is "$(awk -F'\t' '!/^#/ { s += $NF } END { printf "%.4f", s * 0.010 }' "$TEST_TMP/waits/out/idle_waiting.tsv")" 0.0060 \

@@ -13,6 +13,23 @@ else
 fi
 cat "$TEST_TMP/knobs/tap.txt" 2>/dev/null || fail "knobs: guest results"
 
+# The event formats the plugin and the analyzer are tested on
+# (tracer/tests/formats/v2) are this kernel's, enum names included: a
+# value the kernel added or renamed would otherwise print as "N?" or as
+# the wrong name.  Only the event ids differ from kernel to kernel.
+live=$TEST_TMP/knobs/live-formats
+cmp_num "$(ls "$live" 2>/dev/null | wc -l)" -eq 7 "the guest gave the formats of the seven powersched events"
+for f in "$live"/*.format; do
+	[ -f "$f" ] || continue
+	e=$(basename "$f" .format)
+	if diff <(grep -v '^ID:' "$f") <(grep -v '^ID:' "$ROOT/tracer/tests/formats/v2/$e.format") >"$TEST_TMP/$e.diff" 2>&1; then
+		pass "$e: tracer/tests/formats/v2 has the kernel's format"
+	else
+		fail "$e: tracer/tests/formats/v2 has the kernel's format"
+		diag "$(head -n 8 "$TEST_TMP/$e.diff")"
+	fi
+done
+
 # The boot parameter sets the policy; a bad one is ignored with a warning.
 guest "$TEST_TMP/boot" --kernel powersched --topology 1x2x1 --timeout 120 --append sched_balance_policy=powersaving -- \
 	sh -c 'cat /sys/devices/system/cpu/sched_balance_policy/current_sched_balance_policy > policy.txt'

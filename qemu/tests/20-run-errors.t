@@ -15,6 +15,21 @@ ok "the command's output is in console.log" grep -q '^to-stdout' "$TEST_TMP/fail
 	sh -c 'printf "%s|" "$@" > args.txt' sh "a b" "it's" '$HOME' >/dev/null 2>&1
 is "$(cat "$TEST_TMP/args/args.txt" 2>/dev/null)" "a b|it's|\$HOME|" "arguments with spaces, quotes and \$ reach the guest unchanged"
 
+# run.json stays valid JSON whatever a command holds: newlines, tabs,
+# quotes, backslashes, other control characters and bytes that are not
+# UTF-8 (replaced by U+FFFD); the ASCII ones come back as they were.
+hard=$'line one\nline two\t"q" back\\slash \x01 caf\xc3\xa9 \xff'
+"$RUN" -q --kernel vanilla --topology 1x2x1 --out "$TEST_TMP/hard" --timeout 300 -- \
+	sh -c ': "$1"' sh "$hard" >/dev/null 2>&1
+is "$?" 0 "a command with newlines, tabs, quotes and odd bytes runs"
+ok "run.json is valid JSON when the command holds newlines and control characters" \
+	jq -e '.command | length == 5' "$TEST_TMP/hard/run.json"
+is "$(jq -r '.command[4]' "$TEST_TMP/hard/run.json" 2>/dev/null | head -c 41 | od -An -c | tr -s ' ')" \
+	"$(printf '%s' "$hard" | head -c 41 | od -An -c | tr -s ' ')" \
+	"run.json gives the command back unchanged (control characters, quotes, UTF-8)"
+ok "a byte that is not UTF-8 becomes U+FFFD in run.json" \
+	bash -c "jq -r '.command[4]' '$TEST_TMP/hard/run.json' | grep -q $'\xef\xbf\xbd'"
+
 # A kernel panic is reported as such, with the offending lines.
 "$RUN" -q --kernel vanilla --topology 1x2x1 --out "$TEST_TMP/panic" --timeout 300 -- \
 	sh -c 'echo c > /proc/sysrq-trigger' >/dev/null 2>"$TEST_TMP/panic.err"

@@ -361,14 +361,20 @@ int main(int argc, char **argv)
 		  "2 cpus scanned, burst cpus 0-1]");
 	pack_record(&r, e, 0, 7, 2, "MC", 2);
 	set_mask(&r, "burst_cpus", 0);
-	check_str("v2 power_pack_decision: hold", print(tep, &r, -1),
-		  "spinloop:312 wakeup -> cpu 0: placement hysteresis kept the task on its previous cpu "
+	check_str("v2 power_pack_decision: prev", print(tep, &r, -1),
+		  "spinloop:312 wakeup -> cpu 0: its previous cpu, idle in the chosen group "
 		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024, domain util 0/0, "
 		  "0 cpus scanned, burst cpus none]");
-	pack_record(&r, e, 0, 8, 2, "MC", 2);
+	pack_record(&r, e, -1, 8, 2, "MC", 2);
+	set_mask(&r, "burst_cpus", 0);
+	check_str("v2 power_pack_decision: lazy", print(tep, &r, -1),
+		  "spinloop:312 wakeup -> mainline: the domain was overloaded lately (lazy balance), mainline decides "
+		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024, domain util 0/0, "
+		  "0 cpus scanned, burst cpus none]");
+	pack_record(&r, e, 0, 9, 2, "MC", 2);
 	set_mask(&r, "burst_cpus", 0);
 	check_str("v2 power_pack_decision: a reason a newer kernel added is 'N?'", print(tep, &r, -1),
-		  "spinloop:312 wakeup -> cpu 0: 8? "
+		  "spinloop:312 wakeup -> cpu 0: 9? "
 		  "[prev cpu 0, waking cpu 1, domain MC (sd->level 2), util 1024/1024, domain util 0/0, "
 		  "0 cpus scanned, burst cpus none]");
 
@@ -413,7 +419,7 @@ int main(int argc, char **argv)
 	set_num(&r, "recent", 1);
 	set_num(&r, "older", 0);
 	set_num(&r, "window_ms", 8);
-	set_num(&r, "since_perf_ms", 3);
+	set_num(&r, "since_ms", 3);
 	set_num(&r, "variant", 1);
 	check_str("v2 lazy_balance_skip: the window and the variant", print(tep, &r, -1),
 		  "for cpu 2 in MC (sd->level 2): power balance skipped, 1 performance passes in the last 32, "

@@ -46,7 +46,14 @@ for f in POWER_PACK_TRANSITORY POWER_LAZY_BALANCE; do
 	t "sched_feat $f can be switched on again" 'echo $f > $FEAT && tr " " "\n" < $FEAT | grep -qx $f'
 done
 
-t "the powersched trace system has its four events" \
-	'[ "$(ls /sys/kernel/tracing/events/powersched | grep -v -e enable -e filter | sort | tr "\n" " ")" = "balance_mode group_leader_chosen lazy_balance_skip power_pack_decision " ]'
+t "the powersched trace system has its seven events" \
+	'[ "$(ls /sys/kernel/tracing/events/powersched | grep -v -e enable -e filter | sort | tr "\n" " ")" = "balance_migrate balance_mode balance_outcome group_leader_chosen lazy_balance_skip policy_change power_pack_decision " ]'
 t "power_pack_decision format has a reason field" 'grep -q "field:int reason" /sys/kernel/tracing/events/powersched/power_pack_decision/format'
 t "group_leader_chosen carries cpumasks" 'grep -q "__data_loc cpumask_t leader_cpus" /sys/kernel/tracing/events/powersched/group_leader_chosen/format'
+
+# The formats of the powersched events as this kernel has them, for the
+# host side to compare with the ones the plugin and analyzer are tested on.
+mkdir -p live-formats
+for e in /sys/kernel/tracing/events/powersched/*/; do
+	[ -f "$e/format" ] && cat "$e/format" > "live-formats/$(basename "$e").format"
+done
