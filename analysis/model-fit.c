@@ -113,7 +113,7 @@ static int read_run(const char *arg, struct fit_run *run, char *err, size_t errl
 		goto out;
 	}
 	if (!json_get_number(summary, "lost_events.complete", &complete) && complete == 0) {
-		snprintf(err, errlen, "%s: the trace lost events, so its busy shares undercount: not fit for a fit", path);
+		snprintf(err, errlen, "%s: the trace lost events, so its busy shares are not exact: not fit for a fit", path);
 		goto out;
 	}
 	run->x[0] = 1;

@@ -982,7 +982,7 @@ out_json:
 				progname, nosw, r->st.kick_failed[0] ? "they could not be made to switch: affinity or cpuset"
 								       : "they switched before the recording reached them");
 		if (r->lost_total || r->check.missed_marks) {
-			fprintf(stderr, "%s record: WARNING: EVENTS WERE LOST: %llu by the ring buffers' count, %llu buffer(s) marked in the trace; every figure of this recording undercounts: record again with a larger --buffer-kb (it was %lu)\n",
+			fprintf(stderr, "%s record: WARNING: EVENTS WERE LOST: %llu by the ring buffers' count, %llu buffer(s) marked in the trace; busy shares may be over- or under-counted and migrations and event counts undercount: record again with a larger --buffer-kb (it was %lu)\n",
 				progname, (unsigned long long)r->lost_total,
 				(unsigned long long)r->check.missed_marks, r->buffer_kb);
 			ret = 3;
