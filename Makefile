@@ -11,6 +11,7 @@
 #   make tools    the trace-cmd plugin (build/lib/...) and the C tools
 #   make install  the plugin into ~/.local/lib/traceevent/plugins (PREFIX=...)
 #   make test     every test of the project; ends with "N passed, N failed"
+#   make test-slow  the tests too long for make test (packaging a kernel)
 #   make bench    benchmarks that print figures (build/bench/)
 #   make report   the experiment: boots the kernels and writes build/report/
 #   make torture  random mixes on the debug kernel (TORTURE_SECONDS per topology)
@@ -68,7 +69,7 @@ TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
 	$(BUILD)/test/powersched $(BUILD)/test/busy-test $(BUILD)/test/tables-test \
 	$(BUILD)/test/mktrace
 
-.PHONY: all deps kernel kernel-debug kernel-deb guest tools test-tools install test bench fuzz report torture clean help
+.PHONY: all deps kernel kernel-debug kernel-deb guest tools test-tools install test test-slow bench fuzz report torture clean help
 
 all: kernel guest tools
 
@@ -237,6 +238,11 @@ install: tools
 
 test: deps kernel kernel-debug guest tools test-tools
 	@tests/run
+
+# Tests too long for make test (each says what it costs): the series packaged
+# for Debian from the tiny configuration, built, unpacked and booted.
+test-slow: deps kernel guest tools test-tools
+	@tests/run $(sort $(wildcard */tests/slow/*.t))
 
 # Wakeup-heavy overhead of the policy against the vanilla kernel on 2 and 4
 # sockets (BENCH_TOPOLOGIES), what the debug kernel's checkers cost, and the
