@@ -327,12 +327,15 @@ static void usage(FILE *f)
 		"  --out DIR     where the TSV files and summary.json go, created if missing\n"
 		"                (default: DIR/analysis beside the trace)\n"
 		"  --bucket MS   timeline resolution in milliseconds (default 10)\n"
-		"  --model FILE  the power model (default %s)\n"
+		"  --model FILE  the power model (default: the shipped one nearest the\n"
+		"                topology's shape, %s for several\n"
+		"                packages, its -laptop sibling for one)\n"
 		"  --phase       analyze only the workload's measured phase, between its\n"
 		"                'powersched-phase: NAME begin' and '... end' trace markers\n"
 		"  --max-rows N  rows of each timeline at most (default %d); the summary\n"
-		"                says when the timelines were cut\n",
-		progname, default_model_path(), DEFAULT_MAX_ROWS);
+		"                says when the timelines were cut\n"
+		"  --pingpong-ms MS  a migration undone within MS is a ping-pong (default %d)\n",
+		progname, default_model_path(), DEFAULT_MAX_ROWS, DEFAULT_PINGPONG_MS);
 }
 
 /* mkdir -p @dir; one message when it cannot be a results folder. */
@@ -487,10 +490,11 @@ int cmd_analyze(int argc, char **argv)
 		{ "model", required_argument, NULL, 'm' },
 		{ "phase", no_argument, NULL, 'p' },
 		{ "max-rows", required_argument, NULL, 'r' },
+		{ "pingpong-ms", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *topo_path = NULL, *out = NULL, *model_path = default_model_path();
+	const char *topo_path = NULL, *out = NULL, *model_path = NULL;
 	static struct analysis an;
 	struct analysis *a = &an;
 	char err[1024], topo_buf[4200], *dir;
@@ -500,8 +504,9 @@ int cmd_analyze(int argc, char **argv)
 
 	memset(a, 0, sizeof(*a));
 	a->max_rows = DEFAULT_MAX_ROWS;
+	a->pp.window = DEFAULT_PINGPONG_MS * 1000000ULL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:b:m:pr:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:o:b:m:pr:P:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': a->phase = true; break;
 		case 't': topo_path = optarg; break;
@@ -525,6 +530,17 @@ int cmd_analyze(int argc, char **argv)
 				return 2;
 			}
 			a->max_rows = n;
+			break;
+		}
+		case 'P': {
+			char *end;
+			double ms = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(ms > 0 && ms <= 60000)) {
+				warning("--pingpong-ms '%s': not a number of milliseconds above 0 and at most 60000", optarg);
+				return 2;
+			}
+			a->pp.window = (uint64_t)(ms * 1e6 + 0.5);
 			break;
 		}
 		case 'm': model_path = optarg; break;
@@ -577,6 +593,8 @@ int cmd_analyze(int argc, char **argv)
 		warning("%s", err);
 		return 1;
 	}
+	if (!model_path)
+		model_path = power_model_for_topology(&a->topo);
 	if (power_model_read(model_path, &a->model, err, sizeof(err))) {
 		warning("%s", err);
 		return 1;

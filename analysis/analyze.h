@@ -74,6 +74,20 @@ struct migrations {
 	struct attrib_cpu cpu[MAX_CPUS];
 };
 
+/*
+ * Ping-pongs (pingpong.c): a migration that undoes the task's previous one
+ * within the window: back across the same topology level to where it came
+ * from (the same cpu for an SMT move, the same core, the same package).
+ */
+#define DEFAULT_PINGPONG_MS	100
+struct pingpong {
+	uint64_t window;		/* ns (--pingpong-ms) */
+	uint64_t total, level[NLEVELS];
+	uint64_t pair[NCAUSES][NCAUSES];	/* [first move's cause][second's] */
+	uint64_t rows;			/* pingpong.tsv rows written */
+	bool cut;			/* ... stopped at max_rows */
+};
+
 struct domain_stats {		/* per domain name, the powersched events */
 	uint64_t passes[NMODES];
 	uint64_t bucket_passes[NMODES];
@@ -104,6 +118,7 @@ struct modes {
 struct timeline {
 	struct output *cpu, *core, *pkg, *group, *mig, *modes, *runnable, *iww;
 	struct output *task_mig, *task_lat;	/* per-task tables, a row as each task exits */
+	struct output *pingpong;	/* a row per ping-pong */
 };
 
 /* What the pre-scan found at the start of each cpu's records */
@@ -155,6 +170,7 @@ struct analysis {
 	struct migrations mig;
 	struct modes modes;
 	struct timeline tl;
+	struct pingpong pp;
 };
 
 /* A record with an impossible value: counted, named once, skipped. */
@@ -184,6 +200,11 @@ extern const char * const cause_keys[NCAUSES];
 
 int domain_index(const struct analysis *a, const char *name);
 int modes_write_durations(struct analysis *a);
+
+/* pingpong.c: @tm (may be NULL) moved from @orig to @dest across @level for @cause */
+void pingpong_migration(struct analysis *a, struct task *tm, int orig, int dest, int level,
+			int cause, uint64_t ts);
+void pingpong_header(struct analysis *a);
 
 /* timeline.c */
 int timeline_open(struct analysis *a);

@@ -180,6 +180,7 @@ void on_migrate(void *ctx, struct bound_event *e, struct tep_record *r, int cpu,
 			tm->mig[level]++;
 			if (!tm->comm[0])
 				ev_str(e, r, MG_comm, tm->comm, sizeof(tm->comm));
+			pingpong_migration(a, tm, (int)orig, (int)dest, level, cause, ts);
 		} else {
 			m->other[level]++;
 		}

@@ -196,6 +196,28 @@ static void fill_migrations(struct analysis *a, struct summary *s, double dur)
 		st_int(s, path, NULL, m->active_mode[md]);
 	}
 	st_int(s, "migrations.balance_migrate_records", NULL, m->balance_migrate);
+
+	/* the moves that undid the one before (pingpong.c) */
+	st_style(s, "migrations.pingpong", ST_SPACED);
+	st_num(s, "migrations.pingpong.window_ms", NULL, a->pp.window / 1e6, 3);
+	st_int(s, "migrations.pingpong.total", NULL, a->pp.total);
+	st_int(s, "migrations.pingpong.smt", NULL, a->pp.level[0]);
+	st_int(s, "migrations.pingpong.core", NULL, a->pp.level[1]);
+	st_int(s, "migrations.pingpong.package", NULL, a->pp.level[2]);
+	st_num(s, "migrations.pingpong.per_s", NULL, per_s(a->pp.total, dur), 3);
+	st_num(s, "migrations.pingpong.share", NULL, m->total ? (double)a->pp.total / m->total : 0, 4);
+	st_str(s, "migrations.pingpong.rows", NULL, a->pp.cut ?
+	       "cut: pingpong.tsv stopped at --max-rows rows" : "complete");
+	/* by the causes of the two moves, the pairs that happened */
+	st_style(s, "migrations.pingpong_causes", ST_SPACED);
+	for (int c1 = 0; c1 < NCAUSES; c1++)
+		for (int c2 = 0; c2 < NCAUSES; c2++) {
+			if (!a->pp.pair[c1][c2])
+				continue;
+			snprintf(path, sizeof(path), "migrations.pingpong_causes.%s/%s",
+				 cause_keys[c1], cause_keys[c2]);
+			st_int(s, path, NULL, a->pp.pair[c1][c2]);
+		}
 }
 
 /* A note of caveats.notes[]: printed by the human summary as it is. */

@@ -28,6 +28,11 @@ struct task {
 	uint64_t woken_at;
 	char comm[16];
 	uint32_t mig[NLEVELS];
+	/* its last migration, for ping-pongs (pingpong.c) */
+	bool has_last;
+	uint8_t last_level, last_cause;
+	int last_orig, last_dest;
+	uint64_t last_ts;
 	struct hist *wake;	/* wakeup latencies (allocated on the first) */
 	struct hist *wait;	/* runqueue waits */
 };

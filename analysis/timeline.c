@@ -101,11 +101,14 @@ int timeline_open(struct analysis *a)
 	tl->iww = output_open(&a->outs, "idle_waiting.tsv");
 	tl->task_mig = output_open(&a->outs, "migrations_by_task.tsv");
 	tl->task_lat = output_open(&a->outs, "latency_by_task.tsv");
+	tl->pingpong = output_open(&a->outs, "pingpong.tsv");
 	tl->modes = a->modes.available ? output_open(&a->outs, "modes.tsv") : NULL;
 	if (!tl->cpu || !tl->core || !tl->pkg || !tl->group || !tl->mig || !tl->runnable ||
-	    !tl->iww || !tl->task_mig || !tl->task_lat || (a->modes.available && !tl->modes))
+	    !tl->iww || !tl->task_mig || !tl->task_lat || !tl->pingpong ||
+	    (a->modes.available && !tl->modes))
 		return -1;
 	write_headers(a);
+	pingpong_header(a);
 	return 0;
 }
 
@@ -328,6 +331,7 @@ int timeline_close(struct analysis *a)
 	ret |= output_close(tl->iww);
 	ret |= output_close(tl->task_mig);
 	ret |= output_close(tl->task_lat);
+	ret |= output_close(tl->pingpong);
 	*tl = (struct timeline){ 0 };
 	return ret ? -1 : 0;
 }

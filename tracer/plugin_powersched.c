@@ -305,6 +305,16 @@ static int balance_mode_handler(struct trace_seq *s, struct tep_record *record,
 	if (have_why && why == PS_WHY_OVERLOADED && has(event, "group_cpus")) {
 		trace_seq_puts(s, " [group ");
 		put_cpus(s, event, record, "group_cpus");
+		/* what crossed the threshold (the kernel's power_group_overloaded()) */
+		if (has(event, "group_runnable") && has(event, "imbalance_pct")) {
+			trace_seq_puts(s, ", runnable ");
+			put_num(s, event, record, "group_runnable", "%lld");
+			trace_seq_puts(s, " > ");
+			put_num(s, event, record, "group_capacity", "%lld");
+			trace_seq_puts(s, " x ");
+			put_num(s, event, record, "imbalance_pct", "%lld");
+			trace_seq_putc(s, '%');
+		}
 		trace_seq_puts(s, ", util ");
 		put_num(s, event, record, "group_util", "%lld");
 		trace_seq_putc(s, '/');

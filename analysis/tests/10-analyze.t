@@ -109,6 +109,22 @@ ok "phase: the window is spin's 8 s, markers to markers ($d s)" awk -v d="$d" 'B
 is "$(jq -r .phase "$out/summary.json")" spin "phase: summary.json names the phase"
 cmp_num "$(get "$out" util.busy_cpus)" -ge 1.95 "phase: two loops busy through the phase"
 cmp_num "$(get "$out" idle.package_max)" -ge 0.95 "phase: powersaving kept a package idle through the phase"
+# The power model follows the topology's shape unless --model names one:
+# the spin 2 trace's two packages get the SNB-EP model; the same 8 cpus
+# said to be one package of 4 cores x 2 threads, the SNB laptop's.
+is "$(jq -r .power.model "$out/summary.json")" "$ROOT/analysis/power-model.conf" \
+	"model: two packages get the SNB-EP model"
+awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "cpu" { $3 = 0 } $1 != "domain"' \
+	"$DATA/spin2-powersaving/topology.tsv" >"$TEST_TMP/one-package.tsv"
+"$PS" analyze "$DATA/spin2-powersaving/trace.dat" --topology "$TEST_TMP/one-package.tsv" \
+	--phase --out "$TEST_TMP/one-package" >"$TEST_TMP/one-package.txt" 2>&1
+is "$?" 0 "model: analyze with a one-package topology succeeds"
+is "$(jq -r .power.model "$TEST_TMP/one-package/summary.json")" "$ROOT/analysis/power-model-laptop.conf" \
+	"model: one package of 4 cores x 2 threads gets the laptop model"
+"$PS" analyze "$DATA/spin2-powersaving/trace.dat" --topology "$TEST_TMP/one-package.tsv" \
+	--model "$ROOT/analysis/power-model.conf" --phase --out "$TEST_TMP/one-package-m" >/dev/null 2>&1
+is "$(jq -r .power.model "$TEST_TMP/one-package-m/summary.json")" "$ROOT/analysis/power-model.conf" \
+	"model: --model overrides the choice"
 "$PS" analyze "$DATA/pinned-vanilla/trace.dat" --phase --out "$TEST_TMP/nophase" >/dev/null 2>"$TEST_TMP/nophase.err"
 is "$?" 1 "phase: --phase on a trace without markers fails"
 ok "phase: and says why" grep -q "no 'powersched-phase: ... begin' marker" "$TEST_TMP/nophase.err"

@@ -58,11 +58,20 @@ for m in power performance none; do
 done
 is "$(grep ' balance_mode:.*domain=SMT' "$d/report" | grep -c 'mode=power')" 0 "events: no power balance in SMT domains"
 is "$(grep ' balance_mode:.*idle=busy' "$d/report" | grep -c 'mode=power')" 0 "events: busy cpus never pack"
-bad=$(grep ' balance_mode:.*why=overloaded' "$d/report" | awk '{
-	for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	if (v["mode"] != "performance" || v["group_cpus"] == "" || v["group_util"] + 0 <= v["group_capacity"] + 0) bad++ }
+cmp_num "$(grep -c ' balance_mode:.*why=overloaded' "$d/report")" -gt 0 "events: overloaded passes traced"
+# overloaded as the kernel's power_group_overloaded() says: more runnable
+# cfs tasks than cpus, runnable time above capacity * imbalance_pct / 100
+bad=$(grep ' balance_mode:.*why=overloaded' "$d/report" | awk '
+	function ncpus(list,   n, i, r, parts, k) {
+		n = 0; k = split(list, parts, ",")
+		for (i = 1; i <= k; i++) { if (split(parts[i], r, "-") == 2) n += r[2] - r[1] + 1; else n++ }
+		return n }
+	{ delete v; for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	if (v["mode"] != "performance" || v["group_cpus"] == "" ||
+	    v["group_runnable"] * 100 <= v["group_capacity"] * v["imbalance_pct"] ||
+	    v["nr_runnable"] + 0 <= ncpus(v["group_cpus"]) || v["imbalance_pct"] + 0 < 100) bad++; n++ }
 	END { print bad + 0 }')
-is "$bad" 0 "events: an overloaded pass is a performance pass and names a group above its capacity"
+is "$bad" 0 "events: an overloaded pass is a performance pass and names a group over the threshold (more runnable tasks than cpus, runnable time above capacity x imbalance_pct)"
 is "$(grep ' balance_outcome:' "$d/report" | grep 'mode=power' | grep -c 'active=1.*idle=newly_idle\|idle=newly_idle.*active=1')" 0 \
 	"events: power passes kick active balance only from periodic passes, never newly idle ones"
 is "$(grep ' policy_change:' "$d/report" | grep -c 'old=performance new=powersaving')" 1 "events: policy_change names the switch"

@@ -7,7 +7,10 @@
 #  - capacities: an rt task taking half of cpu 3 takes that half out of the
 #    capacity the policy counts (capacity_of(), not 1024 a cpu);
 #  - SMT: a wakeup whose wake-affine domain is an SMT domain is left to
-#    mainline (select_idle_sibling), never placed by the policy.
+#    mainline (select_idle_sibling), never placed by the policy;
+#  - overloaded: a full package is not overloaded because a short task
+#    wakes on one of its cpus (more runnable tasks than cpus for a moment):
+#    before the runnable-time rule, 12 overloaded passes in 6 s (2/s).
 source "$(dirname "$0")/../../tests/lib.sh"
 G=$ROOT/kernel/tests/guest
 
@@ -15,7 +18,7 @@ d=$TEST_TMP/accounting
 mkdir -p "$d" && cp "$G/accounting.sh" "$G/trace-run.sh" "$d/"
 guest "$d" --kernel powersched --topology server --policy powersaving --timeout 400 -- sh accounting.sh ||
 	fail "accounting: guest run"
-for n in dd-on dd-off rt hb; do
+for n in dd-on dd-off rt hb full; do
 	trace-cmd report -N -q "$d/$n/trace.dat" >"$d/$n.txt" 2>/dev/null || fail "accounting: trace-cmd report $n/trace.dat"
 done
 
@@ -48,3 +51,8 @@ smt=$(grep ' power_pack_decision: ' "$d/hb.txt" | grep -c 'domain=SMT ')
 cmp_num "$smt" -gt 0 "SMT: hackbench wakeups whose wake-affine domain is SMT traced"
 is "$(grep ' power_pack_decision: ' "$d/hb.txt" | grep 'domain=SMT ' | grep -vc 'chosen_cpu=-1 .*reason=smt$')" 0 \
 	"SMT: every such wakeup is left to mainline (chosen_cpu=-1, reason=smt)"
+
+full=$(rate full)
+diag "4 loops packed beside a task running 1 ms in 20: $full overloaded passes per s"
+cmp_num "$(grep -c ' balance_mode: ' "$d/full.txt")" -gt 100 "overloaded: balance passes traced"
+cmp_num "$full" -le 0.2 "overloaded: a short task waking in a full package does not make it overloaded (at most 1 pass in 5 s)"

@@ -389,12 +389,14 @@ int main(int argc, char **argv)
 	set_mask(&r, "group_cpus", 0xf0);
 	set_num(&r, "group_util", 4500);
 	set_num(&r, "group_capacity", 4096);
+	set_num(&r, "group_runnable", 5300);
+	set_num(&r, "imbalance_pct", 125);
 	set_num(&r, "cfs_util", 4000);
 	set_num(&r, "stolen_util", 500);
 	set_num(&r, "nr_runnable", 6);
 	check_str("v2 balance_mode: the overloaded group", print(tep, &r, -1),
 		  "for cpu 5 busy in NUMA (sd->level 5): performance balance (a group is overloaded) "
-		  "[group 4-7, util 4500/4096 (cfs 4000, rt+dl+irq 500), 6 runnable]");
+		  "[group 4-7, runnable 5300 > 4096 x 125%, util 4500/4096 (cfs 4000, rt+dl+irq 500), 6 runnable]");
 	for (int w = 9; w <= 12; w++) {
 		static const char * const want[] = {
 			"for cpu 5 busy in NUMA (sd->level 5): no balance (no group has room)",

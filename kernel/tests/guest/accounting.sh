@@ -8,6 +8,9 @@
 #   rt             an rt task taking half of cpu 3 beside two cfs loops:
 #                  the capacity the policy counts must shrink by that half
 #   hb             hackbench: wakeups whose wake-affine domain is SMT
+#   full           4 loops, which the policy packs into one package, beside
+#                  a task running 1 ms in 20 on cpu 0: its wakeups must not
+#                  make the full package overloaded
 printf '#!/bin/sh\nwhile :; do :; done\n' > /tmp/spinloop
 chmod +x /tmp/spinloop
 
@@ -20,3 +23,5 @@ sh trace-run.sh rt - sh -c '/tmp/spinloop & a=$!; /tmp/spinloop & b=$!; sleep 5;
 wait $rt
 
 sh trace-run.sh hb - hackbench -g 2 -l 50 || exit 1
+
+sh trace-run.sh full - sh -c 'taskset 0x1 periodic 1 -r 1 -p 20 -t 6 & spin 4 -t 6; wait' || exit 1
