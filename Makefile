@@ -45,7 +45,7 @@ TFS_LIBS = $(shell pkg-config --libs libtracefs)
 TCMD_CFLAGS = $(shell pkg-config --cflags libtracecmd)
 TCMD_LIBS = $(shell pkg-config --libs libtracecmd)
 # powersched record and topology: what runs on the recording machine
-RECORD_SRC := analysis/record.c analysis/record-exec.c analysis/record-check.c \
+RECORD_SRC := analysis/record.c analysis/record-tracefs.c analysis/record-exec.c analysis/record-check.c \
 	analysis/run-json.c analysis/topology-write.c analysis/energy-sample.c \
 	analysis/sysroot.c analysis/json-write.c analysis/energy.c
 ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/trace.c \
@@ -149,7 +149,7 @@ $(BUILD)/test/model-test: analysis/tests/unit/model-test.c analysis/tests/unit/t
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(TCMD_LIBS) -lm
 $(BUILD)/test/idle-test: analysis/tests/unit/idle-test.c analysis/tests/unit/tap.h \
-		analysis/idle.c analysis/idle.h | deps
+		analysis/idle.c analysis/idle.h analysis/json-write.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(TCMD_LIBS) -lm
 UNIT_TESTS := $(BUILD)/test/energy-test $(BUILD)/test/model-test $(BUILD)/test/idle-test

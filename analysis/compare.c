@@ -15,32 +15,66 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "json-read.h"
+#include "json.h"
 #include "powersched.h"
 
-/* The value of "key": "..." in a small JSON file, or "-". */
-static void json_field(const char *path, const char *key, char *out, size_t len)
-{
-	char buf[8192], pat[64], *p, *q;
-	FILE *f = fopen(path, "r");
-	size_t n;
+struct run_info {
+	char kernel[256], policy[256];
+};
 
-	snprintf(out, len, "-");
-	if (!f)
+static void run_info_scalar(void *ctx, const char *path, const char *value, bool is_string)
+{
+	struct run_info *ri = ctx;
+
+	if (!is_string)
 		return;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
-	p = strstr(buf, pat);
-	if (!p)
-		return;
-	p += strlen(pat);
-	q = strchr(p, '"');
-	if (!q)
-		return;
-	snprintf(out, len, "%.*s", (int)(q - p) < (int)len - 1 ? (int)(q - p) : (int)len - 1, p);
+	if (!strcmp(path, "kernel"))
+		snprintf(ri->kernel, sizeof(ri->kernel), "%s", value);
+	else if (!strcmp(path, "policy"))
+		snprintf(ri->policy, sizeof(ri->policy), "%s", value);
+}
+
+/*
+ * The kernel and policy of a run from its run.json: "-" each when the run
+ * has no run.json (a trace analyzed on its own), an error naming the file
+ * when it is there but not valid JSON.
+ */
+static int run_info_read(const char *path, struct run_info *ri)
+{
+	char *text = json_slurp(path, 1 << 20);
+	const char *why;
+	size_t at;
+
+	snprintf(ri->kernel, sizeof(ri->kernel), "-");
+	snprintf(ri->policy, sizeof(ri->policy), "-");
+	if (!text) {
+		if (errno == ENOENT)
+			return 0;
+		warning("%s: cannot read it: %s", path, errno == EFBIG ? "larger than 1 MB" : strerror(errno));
+		return -1;
+	}
+	if (json_check(text, strlen(text), &at, &why)) {
+		warning("%s: not valid JSON (%s at byte %zu)", path, why, at);
+		free(text);
+		return -1;
+	}
+	json_scalars(text, strlen(text), run_info_scalar, ri);
+	free(text);
+	return 0;
+}
+
+/* A value as one TSV field: tabs, newlines and other control characters
+ * would shift the columns of every row after them. */
+static const char *tsv_field(char *s)
+{
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
 }
 
 static double num_or_nan(const char *s)
@@ -101,11 +135,13 @@ int cmd_compare(int argc, char **argv)
 			"# idle_waiting: share of the run a cpu idled while another had a task waiting (analysis/FORMATS.md)\n%s", hdr);
 
 	for (int i = optind; i < argc; i++) {
-		char path[4200], runjson[4200], resultp[4200], kernel[64], policy[64];
+		char path[4200], runjson[4200], resultp[4200];
+		struct run_info ri;
 		struct kv *kv = NULL, *res = NULL;
 		int n = 0, nres = 0;
 		double watts, runtime = -1, thr = -1, ppw = -1;
 		const char *dir = argv[i];
+		char dirf[4096];
 
 		snprintf(path, sizeof(path), "%s/analysis/summary.tsv", dir);
 		snprintf(runjson, sizeof(runjson), "%s/run.json", dir);
@@ -122,8 +158,12 @@ int cmd_compare(int argc, char **argv)
 			ret = 1;
 			continue;
 		}
-		json_field(runjson, "kernel", kernel, sizeof(kernel));
-		json_field(runjson, "policy", policy, sizeof(policy));
+		if (run_info_read(runjson, &ri))
+			ret = 1;
+		tsv_field(ri.kernel);
+		tsv_field(ri.policy);
+		snprintf(dirf, sizeof(dirf), "%s", dir);
+		tsv_field(dirf);
 		if (!kv_read(resultp, &res, &nres)) {
 			runtime = num_or_nan(kv_get(res, nres, "runtime_s"));
 			thr = num_or_nan(kv_get(res, nres, "throughput"));
@@ -135,7 +175,7 @@ int cmd_compare(int argc, char **argv)
 			ppw = 1e6 / (runtime * watts);
 
 		for (FILE *f = stdout; f; f = (f == stdout ? out : NULL)) {
-			fprintf(f, "%s\t%s\t%s\t%.1f\t%s\t%s\t%s\t", dir, kernel, policy, watts,
+			fprintf(f, "%s\t%s\t%s\t%.1f\t%s\t%s\t%s\t", dirf, ri.kernel, ri.policy, watts,
 				kv_get(kv, n, "waiting.idle_while_waiting.system") ?: "-",
 				kv_get(kv, n, "latency.wakeup.p99_us") ?: "-",
 				kv_get(kv, n, "latency.rq_wait.p99_us") ?: "-");
@@ -154,7 +194,15 @@ int cmd_compare(int argc, char **argv)
 		free(kv);
 		free(res);
 	}
-	if (out)
-		fclose(out);
+	if (out && (ferror(out) | fclose(out))) {
+		struct stat st;
+
+		/* a partial table is removed; a device, fifo or link is not ours to remove */
+		if (!lstat(outpath, &st) && S_ISREG(st.st_mode) && !unlink(outpath))
+			warning("%s: write failed (disk full?); removed it", outpath);
+		else
+			warning("%s: write failed (disk full?)", outpath);
+		ret = 1;
+	}
 	return ret;
 }

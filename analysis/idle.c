@@ -25,6 +25,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "idle.h"
+#include "machine.h"
 
 struct idle_tracker *idle_new(int ncpus, const int *pkg_of_cpu, int npkgs)
 {
@@ -192,6 +193,10 @@ static void unit_rows(const struct idle_tracker *it, FILE *f, const char *kind, 
 
 	for (int s = 0; s < it->nstates; s++) {
 		state_name(name, sizeof(name), s, names, nnames);
+		/* names come from sysfs: a tab or newline would shift the columns */
+		for (char *p = name; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
 		fprintf(f, "%s\t%d\t%s\t%.6f\t%.4f\n", kind, id, name, u->res_ns[s] / 1e9, share(it, u->res_ns[s]));
 	}
 	fprintf(f, "%s\t%d\tactive\t%.6f\t%.4f\n", kind, id, u->active_ns / 1e9, share(it, u->active_ns));
@@ -235,11 +240,8 @@ void idle_write_json(const struct idle_tracker *it, FILE *f, const char * const 
 		it->nstates ? "true" : "false", (unsigned long long)it->events);
 	for (int s = 0; s < it->nstates; s++) {
 		state_name(name, sizeof(name), s, names, nnames);
-		fputs(s ? ", \"" : "\"", f);
-		for (const char *p = name; *p; p++)
-			if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
-				fputc(*p, f);
-		fputc('"', f);
+		fputs(s ? ", " : "", f);
+		json_write_str(f, name);
 	}
 	fputs("],\n    \"cpu\": [", f);
 	for (int c = 0; c < it->ncpus; c++) {

@@ -106,9 +106,19 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		int ret;
+
+		if (strcmp(argv[1], subcommands[i].name))
+			continue;
+		ret = subcommands[i].fn(argc - 1, argv + 1);
+		/* a table printed to a full disk or a closed pipe is not a success */
+		if ((fflush(stdout) | ferror(stdout)) && !ret) {
+			warning("standard output: write error: %s", strerror(errno));
+			ret = 1;
+		}
+		return ret;
+	}
 	warning("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return 2;

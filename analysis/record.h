@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * powersched record: what its files (record.c, record-exec.c,
- * record-check.c, run-json.c) share.
+ * powersched record: what its files (record.c, record-tracefs.c,
+ * record-exec.c, record-check.c, run-json.c) share.
  */
 #ifndef POWERSCHED_RECORD_H
 #define POWERSCHED_RECORD_H
@@ -92,6 +92,14 @@ struct rec_run {
 #define REC_TRACEFS_ENV	"POWERSCHED_RECORD_TRACEFS"
 int cmd_record_exec(int argc, char **argv);
 int rec_status_read(const char *path, struct rec_status *st);
+
+/* record-tracefs.c */
+int rec_find_tracefs(struct rec_run *r);
+/* The default event set, or LIST ("+LIST": the defaults and LIST), checked
+ * against this kernel's tracefs. */
+int rec_resolve_events(struct rec_run *r, const char *list);
+void rec_current_clock(const struct rec_run *r, char *out, size_t len, bool *has_mono);
+int rec_tracefs_write(const struct rec_run *r, const char *file, const char *val);
 
 /* record-check.c */
 int rec_read_cpu_stats(struct rec_run *r);

@@ -88,6 +88,30 @@ ok "compare: performance per watt from the runtime, as in the cover letter" \
 "$PS" compare "$TEST_TMP/runs/pinned" "$TEST_TMP" >/dev/null 2>"$TEST_TMP/cmp.err"
 is "$?" 1 "compare: a folder that was not analyzed is an error"
 ok "compare: the error names the folder" grep -q "$TEST_TMP: not an analyzed run" "$TEST_TMP/cmp.err"
+# compare reads run.json as JSON: escapes decoded, a value cannot shift the
+# table's columns, a corrupt run.json or a failed write is an error
+cp -r "$TEST_TMP/runs/pack2" "$TEST_TMP/runs/esc"
+printf '{ "other": "\\"policy\\": \\"wrong\\"", "kernel": "power\\"sched\\\\x\\u00e9", "policy": "a\\tb" }\n' \
+	>"$TEST_TMP/runs/esc/run.json"
+"$PS" compare "$TEST_TMP/runs/esc" >"$TEST_TMP/cmp-esc.tsv" 2>"$TEST_TMP/cmp-esc.err"
+is "$?" 0 "compare: a run.json with escaped strings is read"
+is "$(awk -F'\t' '!/^#/ { print $2 }' "$TEST_TMP/cmp-esc.tsv")" 'power"sched\xé' "compare: the kernel's escapes are decoded"
+is "$(awk -F'\t' '!/^#/ { print $3 }' "$TEST_TMP/cmp-esc.tsv")" 'a?b' "compare: a tab in the policy does not make a column"
+is "$(awk -F'\t' '{ print NF }' "$TEST_TMP/cmp-esc.tsv" | sort -u | tr '\n' ' ')" "17 " "compare: every row has the header's 17 columns"
+printf '{ "kernel": "powersched", "policy": ' >"$TEST_TMP/runs/esc/run.json"
+"$PS" compare "$TEST_TMP/runs/esc" >/dev/null 2>"$TEST_TMP/cmp-esc.err"
+is "$?" 1 "compare: a truncated run.json is an error"
+ok "compare: which names the file" grep -q "runs/esc/run.json: not valid JSON" "$TEST_TMP/cmp-esc.err"
+"$PS" compare "$TEST_TMP/runs/pack2" --out /dev/full >/dev/null 2>"$TEST_TMP/cmp-full.err"
+is "$?" 1 "compare: --out on a full disk is an error"
+ok "compare: which names the file" grep -q "/dev/full: write failed" "$TEST_TMP/cmp-full.err"
+ok "compare: and leaves the device alone" [ -c /dev/full ]
+ln -s /dev/full "$TEST_TMP/cmp-link.tsv"
+"$PS" compare "$TEST_TMP/runs/pack2" --out "$TEST_TMP/cmp-link.tsv" >/dev/null 2>&1
+is "$?/$([ -L "$TEST_TMP/cmp-link.tsv" ] && echo link)" 1/link "compare: a link to a full disk fails and is left in place"
+"$PS" compare "$TEST_TMP/runs/pack2" >/dev/full 2>"$TEST_TMP/cmp-full.err"
+is "$?" 1 "compare: a table that cannot be printed is an error"
+ok "compare: and says so" grep -q "standard output: write error" "$TEST_TMP/cmp-full.err"
 
 # The power model against the cover letter's SNB-EP table.
 "$PS" model >"$TEST_TMP/model.txt" 2>&1

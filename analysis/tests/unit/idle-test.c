@@ -176,6 +176,24 @@ int main(int argc, char **argv)
 	ok(strstr(buf, "{ \"active\": 0.3000, \"unknown\": 0.1000, \"states\": [0.0000, 0.3000, 0.0000, 0.3000] }") != NULL,
 	   "JSON: package 0's shares");
 	free(buf);
+	buf = NULL;
+	{
+		/* sysfs names are outside text: escaped in JSON, kept to one TSV field */
+		const char *odd[] = { "PO\"LL", "C\\1\t" };
+
+		f = open_memstream(&buf, &len);
+		idle_write_json(it, f, odd, 2);
+		fclose(f);
+		ok(strstr(buf, "\"state_names\": [\"PO\\\"LL\", \"C\\\\1\\t\", \"state2\"") != NULL,
+		   "JSON: a quote, a backslash and a tab in state names are escaped");
+		free(buf);
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		idle_write_tsv(it, f, odd, 2);
+		fclose(f);
+		ok(strstr(buf, "cpu\t0\tC\\1?\t") != NULL, "TSV: a tab in a state name does not make a column");
+		free(buf);
+	}
 	idle_free(it);
 
 	ok(idle_new(0, pkg_of, 1) == NULL, "idle_new refuses zero cpus");

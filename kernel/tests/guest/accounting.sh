@@ -14,14 +14,25 @@
 printf '#!/bin/sh\nwhile :; do :; done\n' > /tmp/spinloop
 chmod +x /tmp/spinloop
 
-sh trace-run.sh dd-on - taskset 0x30 periodic 6 -r 1 -p 6 -t 5 || exit 1
-sh trace-run.sh dd-off NO_DELAY_DEQUEUE taskset 0x30 periodic 6 -r 1 -p 6 -t 5 || exit 1
+# Every recording is made even when one fails, so that one bad recording
+# costs its own checks only; each failure is said with its log's end.
+failed=0
+rec() {
+	sh trace-run.sh "$@" && return 0
+	echo "accounting: recording $1 failed (exit $?); the end of $1.log:" >&2
+	tail -n 5 "$1.log" >&2
+	failed=$((failed + 1))
+}
+
+rec dd-on - taskset 0x30 periodic 6 -r 1 -p 6 -t 5
+rec dd-off NO_DELAY_DEQUEUE taskset 0x30 periodic 6 -r 1 -p 6 -t 5
 
 taskset 0x8 periodic 1 -r 5 -p 10 -t 9 -f 10 > rt-task.log 2>&1 & rt=$!
 sleep 2
-sh trace-run.sh rt - sh -c '/tmp/spinloop & a=$!; /tmp/spinloop & b=$!; sleep 5; kill $a $b' || exit 1
-wait $rt
+rec rt - sh -c '/tmp/spinloop & a=$!; /tmp/spinloop & b=$!; sleep 5; kill $a $b'
+wait $rt || { echo "accounting: the rt task failed: $(cat rt-task.log)" >&2; failed=$((failed + 1)); }
 
-sh trace-run.sh hb - hackbench -g 2 -l 50 || exit 1
+rec hb - hackbench -g 2 -l 50
 
-sh trace-run.sh full - sh -c 'taskset 0x1 periodic 1 -r 1 -p 20 -t 6 & spin 4 -t 6; wait' || exit 1
+rec full - sh -c 'taskset 0x1 periodic 1 -r 1 -p 20 -t 6 & spin 4 -t 6; wait'
+exit $failed
