@@ -88,12 +88,26 @@ struct pingpong {
 	bool cut;			/* ... stopped at max_rows */
 };
 
+/*
+ * One sched-domain instance: a cpu's domain at one level, named by the cpu
+ * its balance passes balance for.  Its own mode timeline, so that a flip is
+ * one domain changing its mind, not two cpus that disagree.
+ */
+struct mode_instance {
+	int mode;		/* 0 none yet, 1 power, 2 performance */
+	uint64_t since;
+};
+
 struct domain_stats {		/* per domain name, the powersched events */
 	uint64_t passes[NMODES];
 	uint64_t bucket_passes[NMODES];
 	int mode;		/* effective mode: 0 none yet, 1 power, 2 performance */
 	uint64_t mode_since;
-	uint64_t switches;
+	uint64_t switches;	/* the coarse measure: all cpus' passes merged */
+	struct mode_instance inst[MAX_CPUS];
+	uint64_t instances;	/* with a mode */
+	uint64_t flips;		/* an instance changing its mode */
+	uint64_t inst_ns[NMODES];	/* instance-time in each mode */
 	uint64_t lazy;
 	uint64_t pack[NREASONS + 1];	/* last: values a newer kernel added */
 	uint64_t why[NWHYS + 1];
@@ -186,6 +200,8 @@ void on_lazy(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, ui
 void on_leader(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);
 void on_outcome(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);
 void on_policy(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);
+/* At the end of the trace: each instance's last mode held until then. */
+void modes_finish(struct analysis *a);
 
 void on_wakeup(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);
 void on_waking(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);

@@ -4,7 +4,9 @@
  * cover letter's: estimated watts and, beside them, what packing cost
  * (idle while waiting, wakeup latency and runqueue wait p99), runtime or
  * throughput when the run recorded one, performance per watt, migrations,
- * package idle share and balance-mode switches per second.
+ * package idle share, balance-mode switches per second (all cpus merged:
+ * the coarse measure), flips per second (each domain instance's own) and
+ * ping-pong migrations per second (moves undone: what users feel).
  *
  * A RUN_DIR is a results folder (qemu/run --out) analyzed into
  * RUN_DIR/analysis/, or the analysis folder itself.  The workload's own
@@ -128,7 +130,8 @@ int cmd_compare(int argc, char **argv)
 
 	const char *hdr = "# run\tkernel\tpolicy\twatts\tidle_waiting\twakeup_p99_us\twait_p99_us\t"
 			  "runtime_s\tthroughput\tperf_per_watt\t"
-			  "migrations\tmig_smt\tmig_core\tmig_package\tpackage_idle_max\tswitches_per_s\tcomplete\n";
+			  "migrations\tmig_smt\tmig_core\tmig_package\tpackage_idle_max\tswitches_per_s\t"
+			  "flips_per_s\tpingpong_per_s\tcomplete\n";
 	printf("%s", hdr);
 	if (out)
 		fprintf(out, "# powersched compare: perf_per_watt = throughput / watts, or 1e6 / (runtime_s * watts) as in the v7 cover letter;\n"
@@ -182,13 +185,15 @@ int cmd_compare(int argc, char **argv)
 			runtime > 0 ? fprintf(f, "%.3f\t", runtime) : fprintf(f, "-\t");
 			thr > 0 ? fprintf(f, "%.1f\t", thr) : fprintf(f, "-\t");
 			ppw > 0 ? fprintf(f, "%.3f\t", ppw) : fprintf(f, "-\t");
-			fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 				kv_get(kv, n, "migrations.total") ?: "-",
 				kv_get(kv, n, "migrations.smt") ?: "-",
 				kv_get(kv, n, "migrations.core") ?: "-",
 				kv_get(kv, n, "migrations.package") ?: "-",
 				kv_get(kv, n, "idle.package_max") ?: "-",
 				kv_get(kv, n, "modes.switches_per_s") ?: "-",
+				kv_get(kv, n, "modes.flips_per_s") ?: "-",
+				kv_get(kv, n, "migrations.pingpong.per_s") ?: "-",
 				kv_get(kv, n, "lost.complete") && !strcmp(kv_get(kv, n, "lost.complete"), "1") ? "yes" : "NO (events lost)");
 		}
 		free(kv);

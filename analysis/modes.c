@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The powersched events: balance passes by mode, reason and domain level,
- * the mode timeline and its switches (the thrashing rate), lazy-balance
+ * the mode timeline and its switches (the coarse thrashing rate), each
+ * domain instance's own flips and time in each mode, lazy-balance
  * skips, pack decisions by reason and group-leader choices; and of series
  * v2 the balance outcomes and the policy changes.  An enum value beyond
  * those of powersched-events.h (a newer kernel's) is counted as "unknown"
@@ -30,6 +31,48 @@ int domain_index(const struct analysis *a, const char *name)
 		if (!strcmp(a->topo.domains[d], name))
 			return d;
 	return a->topo.ndomains;	/* the "other" slot */
+}
+
+/* The pass of one domain instance: the cpu it balances for (a nohz idle
+ * balance runs on another cpu than the one it balances) */
+static void instance_pass(struct analysis *a, struct bound_event *e, struct tep_record *r,
+			  struct domain_stats *ds, int m, int cpu, uint64_t ts)
+{
+	struct mode_instance *mi;
+	long long for_cpu;
+
+	if (!ev_num(e, r, BM_cpu, &for_cpu))
+		for_cpu = cpu;
+	if (for_cpu < 0 || for_cpu >= MAX_CPUS || !a->topo.present[for_cpu]) {
+		bad_record(a, PS_BALANCE_MODE, "cpu", for_cpu, cpu, ts);
+		return;
+	}
+	mi = &ds->inst[for_cpu];
+	if (!mi->mode) {
+		ds->instances++;
+	} else if (mi->mode != m) {
+		ds->inst_ns[mi->mode] += ts - mi->since;
+		ds->flips++;
+	} else {
+		return;
+	}
+	mi->mode = m;
+	mi->since = ts;
+}
+
+void modes_finish(struct analysis *a)
+{
+	for (int d = 0; d <= a->topo.ndomains; d++) {
+		struct domain_stats *ds = &a->modes.dom[d];
+
+		for (int c = 0; c < MAX_CPUS; c++) {
+			struct mode_instance *mi = &ds->inst[c];
+
+			if (mi->mode && a->last_ts > mi->since)
+				ds->inst_ns[mi->mode] += a->last_ts - mi->since;
+			mi->since = a->last_ts;
+		}
+	}
 }
 
 void on_balance_mode(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts)
@@ -62,6 +105,7 @@ void on_balance_mode(void *ctx, struct bound_event *e, struct tep_record *r, int
 	if (why == PS_WHY_SMT || why == PS_WHY_BUSY_CPU || mode == PS_MODE_NONE)
 		return;
 	m = (int)mode;
+	instance_pass(a, e, r, ds, m, cpu, ts);
 	if (ds->mode && ds->mode != m) {
 		uint64_t dur = ts - ds->mode_since;
 		int b = 0;

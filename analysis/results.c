@@ -31,7 +31,7 @@ static void fill_modes(struct analysis *a, struct summary *s, double dur)
 {
 	struct topology *t = &a->topo;
 	struct modes *md = &a->modes;
-	uint64_t switches = 0, passes[NMODES] = { 0 };
+	uint64_t switches = 0, flips = 0, passes[NMODES] = { 0 };
 	char path[256], key[256];
 
 	if (!md->available) {
@@ -42,8 +42,10 @@ static void fill_modes(struct analysis *a, struct summary *s, double dur)
 		st_null(s, "pack_decisions");
 		return;
 	}
+	modes_finish(a);
 	for (int d = 0; d <= t->ndomains; d++) {
 		switches += md->dom[d].switches;
+		flips += md->dom[d].flips;
 		for (int m = 0; m < NMODES; m++)
 			passes[m] += md->dom[d].passes[m];
 	}
@@ -57,6 +59,8 @@ static void fill_modes(struct analysis *a, struct summary *s, double dur)
 	}
 	st_int(s, "modes.switches", NULL, switches);
 	st_num(s, "modes.switches_per_s", NULL, per_s(switches, dur), 4);
+	st_int(s, "modes.flips", NULL, flips);
+	st_num(s, "modes.flips_per_s", NULL, per_s(flips, dur), 4);
 	for (int d = 0; d < t->ndomains; d++) {
 		struct domain_stats *ds = &md->dom[d];
 
@@ -72,6 +76,20 @@ static void fill_modes(struct analysis *a, struct summary *s, double dur)
 		st_int(s, path, NULL, ds->switches);
 		snprintf(path, sizeof(path), "modes.domains.%s.switches_per_s", t->domains[d]);
 		st_num(s, path, NULL, per_s(ds->switches, dur), 4);
+		snprintf(path, sizeof(path), "modes.domains.%s.instances", t->domains[d]);
+		st_int(s, path, NULL, ds->instances);
+		snprintf(path, sizeof(path), "modes.domains.%s.flips", t->domains[d]);
+		st_int(s, path, NULL, ds->flips);
+		snprintf(path, sizeof(path), "modes.domains.%s.flips_per_s", t->domains[d]);
+		st_num(s, path, NULL, per_s(ds->flips, dur), 4);
+		{
+			uint64_t held = ds->inst_ns[PS_MODE_POWER] + ds->inst_ns[PS_MODE_PERFORMANCE];
+
+			snprintf(path, sizeof(path), "modes.domains.%s.power_share", t->domains[d]);
+			st_num(s, path, NULL, held ? (double)ds->inst_ns[PS_MODE_POWER] / held : 0, 4);
+			snprintf(path, sizeof(path), "modes.domains.%s.performance_share", t->domains[d]);
+			st_num(s, path, NULL, held ? (double)ds->inst_ns[PS_MODE_PERFORMANCE] / held : 0, 4);
+		}
 		snprintf(path, sizeof(path), "modes.domains.%s.lazy_skips", t->domains[d]);
 		st_int(s, path, NULL, ds->lazy);
 	}

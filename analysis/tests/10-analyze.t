@@ -97,7 +97,7 @@ printf '{ "other": "\\"policy\\": \\"wrong\\"", "kernel": "power\\"sched\\\\x\\u
 is "$?" 0 "compare: a run.json with escaped strings is read"
 is "$(awk -F'\t' '!/^#/ { print $2 }' "$TEST_TMP/cmp-esc.tsv")" 'power"sched\xé' "compare: the kernel's escapes are decoded"
 is "$(awk -F'\t' '!/^#/ { print $3 }' "$TEST_TMP/cmp-esc.tsv")" 'a?b' "compare: a tab in the policy does not make a column"
-is "$(awk -F'\t' '{ print NF }' "$TEST_TMP/cmp-esc.tsv" | sort -u | tr '\n' ' ')" "17 " "compare: every row has the header's 17 columns"
+is "$(awk -F'\t' '{ print NF }' "$TEST_TMP/cmp-esc.tsv" | sort -u | tr '\n' ' ')" "19 " "compare: every row has the header's 19 columns"
 printf '{ "kernel": "powersched", "policy": ' >"$TEST_TMP/runs/esc/run.json"
 "$PS" compare "$TEST_TMP/runs/esc" >/dev/null 2>"$TEST_TMP/cmp-esc.err"
 is "$?" 1 "compare: a truncated run.json is an error"
