@@ -51,7 +51,7 @@ RECORD_SRC := analysis/record.c analysis/record-tracefs.c analysis/record-exec.c
 ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/trace.c \
 	analysis/busy.c analysis/migrations.c analysis/modes.c analysis/timeline.c \
 	analysis/summary.c analysis/results.c analysis/output.c analysis/json.c analysis/compare.c \
-	analysis/waiting.c analysis/tasks.c analysis/hist.c analysis/export.c analysis/pingpong.c \
+	analysis/waiting.c analysis/tasks.c analysis/hist.c analysis/export.c analysis/pingpong.c analysis/measured.c \
 	analysis/model.c analysis/model-fit.c analysis/json-read.c analysis/topology.c \
 	$(RECORD_SRC)
 ANALYZER_HDR := analysis/powersched.h analysis/analyze.h analysis/trace.h analysis/busy.h \

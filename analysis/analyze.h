@@ -200,6 +200,9 @@ void on_lazy(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, ui
 void on_leader(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);
 void on_outcome(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);
 void on_policy(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);
+/* measured.c: energy.tsv's joules over the window, beside the model's watts */
+struct summary;
+void fill_measured_energy(struct analysis *a, struct summary *s, double model_watts);
 /* At the end of the trace: each instance's last mode held until then. */
 void modes_finish(struct analysis *a);
 

@@ -436,7 +436,7 @@ static void fill(struct analysis *a, struct summary *s, const char *run_json)
 	struct topology *t = &a->topo;
 	struct busy *b = &a->busy;
 	double dur = (double)(a->last_ts - a->t0) / 1e9;
-	double act_pkgs = 0, act_cores = 0, act_threads = 0, wakeups = 0;
+	double act_pkgs = 0, act_cores = 0, act_threads = 0, wakeups = 0, watts;
 	double max_pkg_idle = 0, min_pkg_idle = 1;
 	char key[64];
 	int n = 0;
@@ -535,12 +535,13 @@ static void fill(struct analysis *a, struct summary *s, const char *run_json)
 
 	st_style(s, "power", ST_SPACED);
 	st_str(s, "power.model", NULL, a->model.path);
-	st_num(s, "power.watts", NULL,
-	       power_model_watts(&a->model, act_pkgs, act_cores, act_threads, per_s(wakeups, dur)), 3);
+	watts = power_model_watts(&a->model, act_pkgs, act_cores, act_threads, per_s(wakeups, dur));
+	st_num(s, "power.watts", NULL, watts, 3);
 	st_num(s, "power.active_packages", NULL, act_pkgs, 4);
 	st_num(s, "power.active_cores", NULL, act_cores, 4);
 	st_num(s, "power.active_threads", NULL, act_threads, 4);
 	st_num(s, "power.package_wakeups_per_s", NULL, per_s(wakeups, dur), 3);
+	fill_measured_energy(a, s, watts);
 
 	st_style(s, "lost_events", ST_SPACED);
 	st_bool(s, "lost_events.complete", "lost.complete", !a->missed_marks && !a->state_breaks);
@@ -585,14 +586,19 @@ static void print_human(struct analysis *a, const struct summary *s)
 	if (strcmp(st_get(s, "migrations.attribution.wakeup")->s, "available"))
 		printf("  note: attribution of wakeup migrations is %s\n", st_get(s, "migrations.attribution.wakeup")->s);
 	if (st_int_of(s, "modes.available"))
-		printf("  balance passes        power %lld, performance %lld, none %lld; %lld mode switches (%.2f/s), %lld lazy skips\n",
+		printf("  balance passes        power %lld, performance %lld, none %lld; %lld mode switches (%.2f/s, all cpus merged), "
+		       "%lld flips (%.2f/s, each domain's own), %lld lazy skips\n",
 		       st_int_of(s, "modes.passes.power"), st_int_of(s, "modes.passes.performance"),
 		       st_int_of(s, "modes.passes.none"), st_int_of(s, "modes.switches"),
-		       st_num_of(s, "modes.switches_per_s"), st_int_of(s, "lazy_skips"));
+		       st_num_of(s, "modes.switches_per_s"), st_int_of(s, "modes.flips"),
+		       st_num_of(s, "modes.flips_per_s"), st_int_of(s, "lazy_skips"));
 	else
 		printf("  balance modes         skipped: the trace has no powersched events (a kernel without the series?)\n");
 	printf("  estimated power       %.1f W (model %s)\n", st_num_of(s, "power.watts"),
 	       st_get(s, "power.model")->s);
+	if (st_get(s, "energy_measured.watts"))
+		printf("  measured power        %.1f W (energy.tsv, all zones); the model is %+.1f%% off\n",
+		       st_num_of(s, "energy_measured.watts"), st_num_of(s, "energy_measured.model_error_pct"));
 	for (int i = 0; i < nnotes; i++)
 		printf("  %s\n", st_get_elem(s, "caveats.notes", i)->s);
 	printf("  results in %s\n", a->outs.dir);

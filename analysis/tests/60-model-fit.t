@@ -46,6 +46,33 @@ mkrun pinned pinned-vanilla
 mkrun pack2 pack2-powersaving
 mkrun spin2 spin2-powersaving
 mkrun spin2phase spin2-powersaving --phase
+# analyze itself reads energy.tsv: measured watts over the window, the
+# model's estimate beside them, and the difference
+"$PS" analyze "$TEST_TMP/pack2/trace.dat" --out "$TEST_TMP/pack2/measured" >/dev/null 2>"$TEST_TMP/measured.err"
+is "$?" 0 "measured: analyze reads a run with energy.tsv"
+m=$TEST_TMP/pack2/measured/summary.json
+is "$(jq -r .energy_measured.available "$m")" true "measured: energy_measured.available"
+ok "measured: the zone's watts are the planted $(cat "$TEST_TMP/pack2/planted_w") W" \
+	jq -e --argjson w "$(cat "$TEST_TMP/pack2/planted_w")" '(.energy_measured.zones["package-0"].watts - $w) | fabs < 0.01' "$m"
+ok "measured: joules = watts x the window's duration" \
+	jq -e '(.energy_measured.zones["package-0"].joules - .energy_measured.zones["package-0"].watts * .duration_s) | fabs < 0.01' "$m"
+ok "measured: the counter's wraps were undone" jq -e '.energy_measured.counter_wraps > 0' "$m"
+ok "measured: the model's estimate beside it, and the difference" \
+	jq -e '.energy_measured.model_watts == .power.watts and
+		((.energy_measured.model_error_pct - (.power.watts - .energy_measured.watts) / .energy_measured.watts * 100) | fabs < 0.01)' "$m"
+cp -r "$TEST_TMP/pack2" "$TEST_TMP/pack2-local"
+printf '{ "format": "powersched-run-1", "trace_clock": "local" }\n' >"$TEST_TMP/pack2-local/run.json"
+"$PS" analyze "$TEST_TMP/pack2-local/trace.dat" --out "$TEST_TMP/pack2-local/m" >/dev/null 2>"$TEST_TMP/local.err"
+is "$?/$(jq -r .energy_measured.available "$TEST_TMP/pack2-local/m/summary.json")" 0/false \
+	"measured: another trace clock leaves the model alone"
+ok "measured: and says why" grep -q "trace clock is 'local', not mono" "$TEST_TMP/local.err"
+head -c 200 "$TEST_TMP/pack2/energy.tsv" >"$TEST_TMP/pack2-local/energy.tsv"
+printf '{ "format": "powersched-run-1", "trace_clock": "mono" }\n' >"$TEST_TMP/pack2-local/run.json"
+"$PS" analyze "$TEST_TMP/pack2-local/trace.dat" --out "$TEST_TMP/pack2-local/m2" >/dev/null 2>"$TEST_TMP/short.err"
+is "$?/$(jq -r .energy_measured.available "$TEST_TMP/pack2-local/m2/summary.json")" 0/false \
+	"measured: an energy.tsv that stops before the window is not used"
+ok "measured: and is named" grep -q "energy.tsv" "$TEST_TMP/short.err"
+
 # the prior: the planted model but a wrong base; the runs free base first
 sed 's/^base_watts 30$/base_watts 100/' <<<"$PLANT" >"$TEST_TMP/prior.conf"
 
