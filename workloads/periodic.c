@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * periodic N -r RUN_MS -p PERIOD_MS [-t SECONDS] [-f PRIO]: N small tasks,
- * each running RUN_MS of cpu every PERIOD_MS for SECONDS (default 10): the
- * transitory tasks the powersaving policy packs at wakeup.  With -f they
- * are SCHED_FIFO tasks of priority PRIO: cpu time that cfs tasks cannot
- * have, which the kernel takes out of a cpu's capacity.
+ * periodic N -r RUN_MS -p PERIOD_MS [-t SECONDS] [-f PRIO] [-s]: N small
+ * tasks, each running RUN_MS of cpu every PERIOD_MS for SECONDS (default
+ * 10): the transitory tasks the powersaving policy packs at wakeup.  With
+ * -f they are SCHED_FIFO tasks of priority PRIO: cpu time that cfs tasks
+ * cannot have, which the kernel takes out of a cpu's capacity.
+ *
+ * The tasks' periods start together, so they wake together and queue
+ * behind one another, more or less as fork happened to spread them: a
+ * property of each run.  -s staggers them instead, task i starting
+ * i x PERIOD_MS / N later, so that a run's queueing is the same every time.
  *
  * Result: "periodic: ..." with the achieved duty cycle (time spent running
  * over the period, across tasks) and wakeup lateness (how late each period
@@ -12,6 +17,7 @@
  * throughput (periods completed per second, all tasks).
  */
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -34,13 +40,14 @@ static int cmp_float(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void run_task(struct task_result *r, double run_s, double period_s, double seconds)
+static void run_task(struct task_result *r, const struct timespec *first, double run_s,
+		     double period_s, double seconds)
 {
-	struct timespec next;
-	double t0 = now_s(), end = t0 + seconds;
+	struct timespec next = *first;
+	double end = next.tv_sec + next.tv_nsec / 1e9 + seconds;
 	long cap = sizeof(r->late) / sizeof(r->late[0]);
 
-	clock_gettime(CLOCK_MONOTONIC, &next);
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	while (now_s() < end) {
 		double wake = now_s(), intended = next.tv_sec + next.tv_nsec / 1e9, late;
 		double busy_until = wake + run_s;
@@ -67,18 +74,21 @@ static void run_task(struct task_result *r, double run_s, double period_s, doubl
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: periodic N -r RUN_MS -p PERIOD_MS [-t SECONDS] [-f PRIO]\n"
+		"usage: periodic N -r RUN_MS -p PERIOD_MS [-t SECONDS] [-f PRIO] [-s]\n"
 		"  N             tasks (1-256)\n"
 		"  -r RUN_MS     cpu time each task runs per period\n"
 		"  -p PERIOD_MS  the period (more than RUN_MS)\n"
 		"  -t SECONDS    how long (default 10)\n"
-		"  -f PRIO       run the tasks as SCHED_FIFO with this priority (1-99)\n");
+		"  -f PRIO       run the tasks as SCHED_FIFO with this priority (1-99)\n"
+		"  -s            stagger the tasks' periods evenly over PERIOD_MS\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	long n, run_ms = 0, period_ms = 0, seconds = 10, periods = 0, ns = 0, cap, fifo = 0;
+	bool stagger = false;
+	struct timespec first;
 	double busy = 0, late_sum = 0, late_max = 0, elapsed, start;
 	struct task_result *res;
 	float *all;
@@ -86,8 +96,9 @@ int main(int argc, char **argv)
 	FILE *f;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:p:t:f:h")) != -1) {
+	while ((opt = getopt(argc, argv, "r:p:t:f:sh")) != -1) {
 		switch (opt) {
+		case 's': stagger = true; break;
 		case 'f': fifo = parse_long("periodic", "-f", optarg, 1, 99); break;
 		case 'r': run_ms = parse_long("periodic", "-r", optarg, 1, 60000); break;
 		case 'p': period_ms = parse_long("periodic", "-p", optarg, 1, 600000); break;
@@ -121,14 +132,22 @@ int main(int argc, char **argv)
 	memset(res, 0, n * sizeof(*res));
 	mark("periodic begin tasks=%ld run_ms=%ld period_ms=%ld", n, run_ms, period_ms);
 	start = now_s();
+	clock_gettime(CLOCK_MONOTONIC, &first);
 	for (long i = 0; i < n; i++) {
+		struct timespec t = first;
+
+		if (stagger) {
+			t.tv_nsec += (long)(period_ms * 1000000L * i / n);
+			t.tv_sec += t.tv_nsec / 1000000000L;
+			t.tv_nsec %= 1000000000L;
+		}
 		pids[i] = fork();
 		if (pids[i] < 0) {
 			perror("periodic: fork");
 			return 1;
 		}
 		if (pids[i] == 0) {
-			run_task(&res[i], run_ms / 1e3, period_ms / 1e3, seconds);
+			run_task(&res[i], &t, run_ms / 1e3, period_ms / 1e3, seconds);
 			_exit(0);
 		}
 	}

@@ -4,7 +4,11 @@
 #   dd-on, dd-off  6 periodic tasks (1 ms every 6 ms) sharing cpus 4-5,
 #                  a cpu's worth of work in all, with DELAY_DEQUEUE on
 #                  (6.12's default) and off: sleepers left queued must not
-#                  make the two cpus look overloaded
+#                  make the two cpus look overloaded.  Their periods are
+#                  staggered (-s): started together, they wake together
+#                  more or less closely run to run, and a run where they
+#                  queue deep is overloaded for real (0.0 and 41/s, then
+#                  56 and 0.4/s, on and off, in two runs of one kernel)
 #   rt             an rt task taking half of cpu 3 beside two cfs loops:
 #                  the capacity the policy counts must shrink by that half
 #   hb             hackbench: wakeups whose wake-affine domain is SMT
@@ -24,8 +28,8 @@ rec() {
 	failed=$((failed + 1))
 }
 
-rec dd-on - taskset 0x30 periodic 6 -r 1 -p 6 -t 5
-rec dd-off NO_DELAY_DEQUEUE taskset 0x30 periodic 6 -r 1 -p 6 -t 5
+rec dd-on - taskset 0x30 periodic 6 -r 1 -p 6 -t 5 -s
+rec dd-off NO_DELAY_DEQUEUE taskset 0x30 periodic 6 -r 1 -p 6 -t 5 -s
 
 taskset 0x8 periodic 1 -r 5 -p 10 -t 9 -f 10 > rt-task.log 2>&1 & rt=$!
 sleep 2
