@@ -45,6 +45,8 @@ void pingpong_migration(struct analysis *a, struct task *tm, int orig, int dest,
 	    (gap = ts - tm->last_ts) <= pp->window) {
 		pp->total++;
 		pp->level[level]++;
+		tm->pp_from = ts;
+		tm->pp_until = ts + pp->window;
 		pp->pair[tm->last_cause][cause]++;
 		if (pp->rows < a->max_rows) {
 			fprintf(a->tl.pingpong->f, "%.6f\t%d\t%s\t%s\t%d\t%d\t%d\t%.3f\t%s\t%s\n",

@@ -224,6 +224,10 @@ static void fill_migrations(struct analysis *a, struct summary *s, double dur)
 	st_int(s, "migrations.pingpong.package", NULL, a->pp.level[2]);
 	st_num(s, "migrations.pingpong.per_s", NULL, per_s(a->pp.total, dur), 3);
 	st_num(s, "migrations.pingpong.share", NULL, m->total ? (double)a->pp.total / m->total : 0, 4);
+	/* what the moves cost the tasks moved: their waits for a cpu right after */
+	st_num(s, "migrations.pingpong.wait_after_s", NULL, a->wait.pp_wait_ns / 1e9, 6);
+	st_num(s, "migrations.pingpong.wait_after_ms_each", NULL,
+	       a->pp.total ? a->wait.pp_wait_ns / 1e6 / a->pp.total : 0, 3);
 	st_str(s, "migrations.pingpong.rows", NULL, a->pp.cut ?
 	       "cut: pingpong.tsv stopped at --max-rows rows" : "complete");
 	/* by the causes of the two moves, the pairs that happened */

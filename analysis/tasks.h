@@ -33,6 +33,7 @@ struct task {
 	uint8_t last_level, last_cause;
 	int last_orig, last_dest;
 	uint64_t last_ts;
+	uint64_t pp_from, pp_until;	/* the window after its last ping-pong */
 	struct hist *wake;	/* wakeup latencies (allocated on the first) */
 	struct hist *wait;	/* runqueue waits */
 };

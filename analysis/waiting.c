@@ -260,6 +260,12 @@ void waiting_switch(struct waiting *w, const struct topology *t, int cpu, int pr
 
 		end_wait(w, n, ts);
 		if (w->started) {
+			/* the part of the wait within the window after a ping-pong */
+			uint64_t from = n->since > n->pp_from ? n->since : n->pp_from;
+			uint64_t to = ts < n->pp_until ? ts : n->pp_until;
+
+			if (to > from)
+				w->pp_wait_ns += to - from;
 			hist_add(&w->wait, waited);
 			hist_add(&w->wait_pkg[pkg], waited);
 			if (hist_of(&n->wait))

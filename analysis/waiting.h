@@ -64,6 +64,7 @@ struct waiting {
 	struct hist wake, wait;		/* all tasks */
 	struct hist *wake_pkg, *wait_pkg;	/* per package */
 	uint64_t wakeups, spurious_wakeups;
+	uint64_t pp_wait_ns;	/* runqueue waits within the window after a ping-pong */
 };
 
 int waiting_init(struct waiting *w, const struct topology *t);

@@ -91,3 +91,29 @@ an bounce --max-rows 5
 is "$(grep -vc '^#' "$TEST_TMP/bounce/out/pingpong.tsv")" 5 "max-rows: pingpong.tsv stops at 5 rows"
 is "$(sv bounce migrations.pingpong.total)" 19 "max-rows: the count is still all of them"
 ok "max-rows: summary says the rows were cut" bash -c "jq -r .migrations.pingpong.rows '$TEST_TMP/bounce/out/summary.json' | grep -q '^cut'"
+
+# The cost: runqueue waits of a task within the window after its ping-pong.
+# Task 900 sleeps and is moved 0 -> 4 -> 0 (a ping-pong at 1.12 s, window
+# to 1.22 s); it wakes on cpu 0 behind task 901 at 1.13 s and waits 20 ms:
+# counted.  It waits 10 ms again from 1.30 s, after the window: not counted.
+# Task 901 waits too (1.15-1.16 s) but was never bounced: not counted.
+craft cost <<EOF
+$(known_at 1.0)
+0 1.050 sched_switch prev_pid=0 next_comm=t901 next_pid=901
+0 1.100 sched_migrate_task comm=t900 pid=900 prio=120 orig_cpu=0 dest_cpu=4
+4 1.120 sched_migrate_task comm=t900 pid=900 prio=120 orig_cpu=4 dest_cpu=0
+0 1.130 sched_wakeup comm=t900 pid=900 prio=120 target_cpu=0
+0 1.150 sched_switch prev_comm=t901 prev_pid=901 prev_state=0 next_comm=t900 next_pid=900
+0 1.160 sched_switch prev_comm=t900 prev_pid=900 prev_state=1 next_comm=t901 next_pid=901
+0 1.300 sched_wakeup comm=t900 pid=900 prio=120 target_cpu=0
+0 1.310 sched_switch prev_comm=t901 prev_pid=901 prev_state=0 next_comm=t900 next_pid=900
+0 1.320 sched_switch prev_comm=t900 prev_pid=900 prev_state=1 next_comm=t901 next_pid=901
+$(ticks 1.0 2.0)
+EOF
+an cost
+ok "cost: analyzed" exited cost 0
+is "$(sv cost migrations.pingpong.total)" 1 "cost: one ping-pong"
+is "$(sv cost migrations.pingpong.wait_after_s)" 0.020000 "cost: the 20 ms wait inside the window, not the one after it"
+is "$(sv cost migrations.pingpong.wait_after_ms_each)" 20.000 "cost: 20 ms per ping-pong"
+an cost --pingpong-ms 25
+is "$(sv cost migrations.pingpong.wait_after_s)" 0.015000 "cost: a 25 ms window (to 1.145 s) holds 15 ms of the wait"
