@@ -32,6 +32,7 @@ void fill_measured_energy(struct analysis *a, struct summary *s, double model_wa
 	char buf[4096], dir[4096], path[4200], clock[32], err[512], why[4608];
 	double from = a->t0 / 1e9, to = a->last_ts / 1e9, total = 0;
 	struct energy_data e = { 0 };
+	struct energy_window win[ENERGY_MAX_ZONES];
 	char *runjson;
 	int r;
 
@@ -67,9 +68,9 @@ void fill_measured_energy(struct analysis *a, struct summary *s, double model_wa
 		return;
 	}
 	for (int k = 0; k < e.nzones; k++) {
-		struct energy_window w;
+		struct energy_window *w = &win[k];
 
-		if (energy_window(&e, k, from, to, &w) || !w.covered) {
+		if (energy_window(&e, k, from, to, w) || !w->covered) {
 			snprintf(why, sizeof(why), "%s: zone %s does not cover the analysis window (%.3f-%.3f s)",
 				 path, e.zones[k].label, from, to);
 			warning("%s", why);
@@ -81,15 +82,13 @@ void fill_measured_energy(struct analysis *a, struct summary *s, double model_wa
 	st_bool(s, "energy_measured.available", NULL, true);
 	st_str(s, "energy_measured.file", NULL, "energy.tsv");
 	for (int k = 0; k < e.nzones; k++) {
-		struct energy_window w;
 		char key[128];
 
-		energy_window(&e, k, from, to, &w);
 		snprintf(key, sizeof(key), "energy_measured.zones.%s.joules", e.zones[k].label);
-		st_num(s, key, NULL, w.joules, 3);
+		st_num(s, key, NULL, win[k].joules, 3);
 		snprintf(key, sizeof(key), "energy_measured.zones.%s.watts", e.zones[k].label);
-		st_num(s, key, NULL, w.watts, 3);
-		total += w.watts;
+		st_num(s, key, NULL, win[k].watts, 3);
+		total += win[k].watts;
 	}
 	st_num(s, "energy_measured.watts", NULL, total, 3);
 	st_num(s, "energy_measured.model_watts", NULL, model_watts, 3);
