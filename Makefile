@@ -52,12 +52,13 @@ ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/trace.c \
 	analysis/busy.c analysis/migrations.c analysis/modes.c analysis/timeline.c \
 	analysis/summary.c analysis/results.c analysis/output.c analysis/json.c analysis/compare.c \
 	analysis/waiting.c analysis/tasks.c analysis/hist.c analysis/export.c analysis/pingpong.c analysis/measured.c \
+	analysis/idle.c analysis/idle-summary.c \
 	analysis/model.c analysis/model-fit.c analysis/json-read.c analysis/topology.c \
 	$(RECORD_SRC)
 ANALYZER_HDR := analysis/powersched.h analysis/analyze.h analysis/trace.h analysis/busy.h \
 	analysis/fields.h analysis/output.h analysis/summary.h analysis/json.h analysis/waiting.h \
 	analysis/tasks.h analysis/hist.h tracer/powersched-events.h \
-	analysis/machine.h analysis/record.h analysis/energy.h analysis/json-read.h
+	analysis/machine.h analysis/record.h analysis/energy.h analysis/json-read.h analysis/idle.h
 MODEL_DEF := -DMODEL_DIR='"$(CURDIR)/analysis"'
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR ?= $(PREFIX)/lib/traceevent/plugins

@@ -45,6 +45,9 @@ static const char * const leader_fields[] = FIELD_NAMES(PS_GROUP_LEADER_CHOSEN_F
 static const char * const bmigrate_fields[] = FIELD_NAMES(PS_BALANCE_MIGRATE_FIELDS);
 static const char * const outcome_fields[] = FIELD_NAMES(PS_BALANCE_OUTCOME_FIELDS);
 static const char * const policy_fields[] = FIELD_NAMES(PS_POLICY_CHANGE_FIELDS);
+static const char * const cpu_idle_fields[] = FIELD_NAMES(PS_CPU_IDLE_FIELDS);
+
+static void on_cpu_idle(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts);
 
 /* The events the analyzer reads, and who reads them. */
 static const struct event_binding bindings[] = {
@@ -60,6 +63,7 @@ static const struct event_binding bindings[] = {
 	{ PS_SYSTEM, PS_BALANCE_MIGRATE, bmigrate_fields, on_balance_migrate },
 	{ PS_SYSTEM, PS_BALANCE_OUTCOME, outcome_fields, on_outcome },
 	{ PS_SYSTEM, PS_POLICY_CHANGE, policy_fields, on_policy },
+	{ "power", "cpu_idle", cpu_idle_fields, on_cpu_idle },
 	{ "ftrace", "print", print_fields, NULL },	/* phase markers: see on_record() */
 };
 
@@ -111,6 +115,7 @@ static void start_window(struct analysis *a, uint64_t ts)
 	a->t0 = a->bucket_start = ts;
 	busy_start(&a->busy, t, ts);
 	waiting_start(&a->wait, t, &a->busy, ts);
+	idle_start(a->idle, ts);
 }
 
 void bad_record(struct analysis *a, const char *event, const char *field, long long v,
@@ -142,6 +147,9 @@ void on_switch(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, 
 	waiting_switch(&a->wait, &a->topo, cpu, (int)prev, state, have_state, (int)next, comm, ts,
 		       timeline_task_row, a);
 	migrations_ran(a, cpu, (int)next);
+	/* a cpu that switches to or from a task is active now, whatever cpu_idle said last */
+	if (prev || next)
+		idle_running(a->idle, ts, cpu);
 	if (!a->started) {
 		busy_seen(&a->busy, cpu, (int)next);
 		return;
@@ -155,6 +163,21 @@ void on_switch(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, 
 		a->uncertain_ns += ts - (a->cpu_last_ts[cpu] > a->t0 ? a->cpu_last_ts[cpu] : a->t0);
 	}
 	busy_switch(&a->busy, cpu, (int)next, ts);
+}
+
+/* power:cpu_idle: @cpu_id entered C-state @state, or left idle */
+static void on_cpu_idle(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, uint64_t ts)
+{
+	struct analysis *a = ctx;
+	long long state, cpu_id;
+
+	if (!ev_num(e, r, CI_state, &state) || !ev_num(e, r, CI_cpu_id, &cpu_id))
+		return;
+	if (cpu_id < 0 || cpu_id >= a->topo.nr_cpu_ids || !a->topo.present[cpu_id]) {
+		bad_record(a, "cpu_idle", "cpu_id", cpu_id, cpu, ts);
+		return;
+	}
+	idle_event(a->idle, ts, (int)cpu_id, (uint32_t)state);
 }
 
 /* sched_wakeup, sched_wakeup_new: the task is runnable on target_cpu */
@@ -468,6 +491,7 @@ static int run(struct analysis *a)
 		return -1;
 	}
 	flush_bucket(a, a->last_ts);
+	idle_end(a->idle, a->last_ts);
 	if (timeline_close(a))
 		return -1;
 
@@ -621,6 +645,7 @@ int cmd_analyze(int argc, char **argv)
 	a->modes.have_policy = trace_event(&a->in, PS_SYSTEM, PS_POLICY_CHANGE)->id >= 0;
 	a->modes.policy_last = -1;
 	a->mig.have_waking = a->ev_waking->id >= 0;
+	a->have_cpu_idle = trace_event(&a->in, "power", "cpu_idle")->id >= 0;
 	if (a->ev_switch->id < 0) {
 		warning("%s: no sched:sched_switch events in the trace: utilization cannot be computed (record with -e sched:sched_switch)",
 			a->trace);
@@ -646,6 +671,17 @@ int cmd_analyze(int argc, char **argv)
 		warning("out of memory");
 		goto out;
 	}
+	{
+		int pkg_of[MAX_CPUS];
+
+		for (int cpu = 0; cpu < a->topo.nr_cpu_ids; cpu++)
+			pkg_of[cpu] = a->topo.present[cpu] ? a->topo.pkg[cpu] : -1;
+		a->idle = idle_new(a->topo.nr_cpu_ids, pkg_of, a->topo.npkgs);
+		if (!a->idle) {
+			warning("out of memory");
+			goto out;
+		}
+	}
 
 	ret = run(a) ? 1 : 0;
 	if (ret) {
@@ -656,6 +692,7 @@ int cmd_analyze(int argc, char **argv)
 out:
 	busy_free(&a->busy);
 	waiting_free(&a->wait);
+	idle_free(a->idle);
 	outputs_free(&a->outs);
 	trace_close(&a->in);
 	return ret;

@@ -28,6 +28,7 @@
 #include "output.h"
 #include "trace.h"
 #include "waiting.h"
+#include "idle.h"
 
 #define NHIST		16		/* mode durations: <1 ms, 1-2, 2-4, ... */
 #define NREASONS	PS_NR(ps_pack_reasons)	/* power_pack_decision reasons */
@@ -181,6 +182,8 @@ struct analysis {
 
 	struct busy busy;
 	struct waiting wait;
+	struct idle_tracker *idle;	/* C-state residency from power:cpu_idle */
+	bool have_cpu_idle;		/* the trace has the event */
 	struct migrations mig;
 	struct modes modes;
 	struct timeline tl;
@@ -203,6 +206,10 @@ void on_policy(void *ctx, struct bound_event *e, struct tep_record *r, int cpu, 
 /* measured.c: energy.tsv's joules over the window, beside the model's watts */
 struct summary;
 void fill_measured_energy(struct analysis *a, struct summary *s, double model_watts);
+/* idle-summary.c: the C-state residency of power:cpu_idle */
+void fill_idle_states(struct analysis *a, struct summary *s, const char *run_json);
+int write_idle_states(struct analysis *a, const char *run_json);
+void print_idle_states(struct analysis *a, const char *run_json);
 /* At the end of the trace: each instance's last mode held until then. */
 void modes_finish(struct analysis *a);
 

@@ -21,11 +21,13 @@
 #define BG_(n) BG_##n,
 #define LZ_(n) LZ_##n,
 #define PC_(n) PC_##n,
+#define CI_(n) CI_##n,
 
 enum { PS_SCHED_SWITCH_FIELDS(SW_) };
 enum { PS_SCHED_WAKEUP_FIELDS(WK_) };
 enum { PS_SCHED_MIGRATE_TASK_FIELDS(MG_) };
 enum { PS_FTRACE_PRINT_FIELDS(PR_) };
+enum { PS_CPU_IDLE_FIELDS(CI_) };
 enum { PS_POWER_PACK_DECISION_FIELDS(PK_) };
 enum { PS_GROUP_LEADER_CHOSEN_FIELDS(GL_) };
 enum { PS_BALANCE_MODE_FIELDS(BM_) };

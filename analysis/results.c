@@ -532,6 +532,7 @@ static void fill(struct analysis *a, struct summary *s, const char *run_json)
 		snprintf(key, sizeof(key), "idle.package_wakeups%d", t->pkg_id[i]);
 		st_elem(s, "idle.package_wakeups", key, (double)b->units[b->unit_pkg + i].wakeups, 4);
 	}
+	fill_idle_states(a, s, run_json);
 
 	fill_migrations(a, s, dur);
 	fill_waiting(a, s, dur);
@@ -558,7 +559,7 @@ static void fill(struct analysis *a, struct summary *s, const char *run_json)
 }
 
 /* The short human summary, from the table only. */
-static void print_human(struct analysis *a, const struct summary *s)
+static void print_human(struct analysis *a, const struct summary *s, const char *run_json)
 {
 	int ncpus = st_int_of(s, "cpus"), npkgs = st_int_of(s, "packages");
 	int nnotes = st_count(s, "caveats.notes");
@@ -603,6 +604,7 @@ static void print_human(struct analysis *a, const struct summary *s)
 	if (st_get(s, "energy_measured.watts"))
 		printf("  measured power        %.1f W (energy.tsv, all zones); the model is %+.1f%% off\n",
 		       st_num_of(s, "energy_measured.watts"), st_num_of(s, "energy_measured.model_error_pct"));
+	print_idle_states(a, run_json);
 	for (int i = 0; i < nnotes; i++)
 		printf("  %s\n", st_get_elem(s, "caveats.notes", i)->s);
 	printf("  results in %s\n", a->outs.dir);
@@ -638,9 +640,9 @@ int results_write(struct analysis *a, const char *run_json)
 		goto out;
 	}
 	if (write_table(a, &s) || (a->modes.available && modes_write_durations(a)) ||
-	    write_latency_hist(a))
+	    write_latency_hist(a) || write_idle_states(a, run_json))
 		goto out;
-	print_human(a, &s);
+	print_human(a, &s, run_json);
 	ret = 0;
 out:
 	st_free(&s);

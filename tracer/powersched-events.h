@@ -86,6 +86,9 @@
 	F(comm) F(pid) F(prio) F(orig_cpu) F(dest_cpu)
 #define PS_FTRACE_PRINT_FIELDS(F) \
 	F(ip) F(buf)
+/* power:cpu_idle: state is the cpuidle index, or PWR_EVENT_EXIT on leaving */
+#define PS_CPU_IDLE_FIELDS(F) \
+	F(state) F(cpu_id)
 
 /*
  * sched_switch prev_state: the task-state bits below 0x100 (S, D, T, t,
