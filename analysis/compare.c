@@ -23,6 +23,7 @@
 #include "json-read.h"
 #include "json.h"
 #include "powersched.h"
+#include "text.h"
 
 struct run_info {
 	char kernel[256], policy[256];
@@ -71,14 +72,6 @@ static int run_info_read(const char *path, struct run_info *ri)
 
 /* A value as one TSV field: tabs, newlines and other control characters
  * would shift the columns of every row after them. */
-static const char *tsv_field(char *s)
-{
-	for (char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return s;
-}
-
 static double num_or_nan(const char *s)
 {
 	char *end;
@@ -163,10 +156,10 @@ int cmd_compare(int argc, char **argv)
 		}
 		if (run_info_read(runjson, &ri))
 			ret = 1;
-		tsv_field(ri.kernel);
-		tsv_field(ri.policy);
+		text_printable(ri.kernel);
+		text_printable(ri.policy);
 		snprintf(dirf, sizeof(dirf), "%s", dir);
-		tsv_field(dirf);
+		text_printable(dirf);
 		if (!kv_read(resultp, &res, &nres)) {
 			runtime = num_or_nan(kv_get(res, nres, "runtime_s"));
 			thr = num_or_nan(kv_get(res, nres, "throughput"));

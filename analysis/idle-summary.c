@@ -18,6 +18,7 @@
 #include "analyze.h"
 #include "json.h"
 #include "summary.h"
+#include "text.h"
 
 struct state_names {
 	char *name[IDLE_MAX_STATES];
@@ -111,10 +112,7 @@ void print_idle_states(struct analysis *a, const char *run_json)
 		snprintf(label, sizeof(label), "%s", sn.name[deepest]);
 	else
 		snprintf(label, sizeof(label), "state%d", deepest);
-	/* a name from run.json is outside text: no control characters on the terminal */
-	for (char *c = label; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	text_printable(label);
 	printf("  deepest idle state    %s: ", label);
 	for (int p = 0; p < it->npkgs; p++)
 		printf("%spackage %d %.1f%%", p ? ", " : "", a->topo.pkg_id[p],

@@ -26,6 +26,7 @@
 
 #include "idle.h"
 #include "machine.h"
+#include "text.h"
 
 struct idle_tracker *idle_new(int ncpus, const int *pkg_of_cpu, int npkgs)
 {
@@ -193,10 +194,7 @@ static void unit_rows(const struct idle_tracker *it, FILE *f, const char *kind, 
 
 	for (int s = 0; s < it->nstates; s++) {
 		state_name(name, sizeof(name), s, names, nnames);
-		/* names come from sysfs: a tab or newline would shift the columns */
-		for (char *p = name; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		text_printable(name);
 		fprintf(f, "%s\t%d\t%s\t%.6f\t%.4f\n", kind, id, name, u->res_ns[s] / 1e9, share(it, u->res_ns[s]));
 	}
 	fprintf(f, "%s\t%d\tactive\t%.6f\t%.4f\n", kind, id, u->active_ns / 1e9, share(it, u->active_ns));
