@@ -464,6 +464,53 @@ static int parse_opts(struct rec_run *r, int argc, char **argv, const char **eve
 	return 0;
 }
 
+/* events a second of the cpu that wrote the most, kept and lost */
+static double busiest_rate(const struct rec_run *r)
+{
+	double best = 0;
+
+	for (int i = 0; i < r->ncpu_stats; i++) {
+		const struct rec_cpu_stats *s = &r->cpu_stats[i];
+		double n = s->overrun + s->commit_overrun + s->dropped;
+
+		if (s->cpu < r->check.ncpus)
+			n += r->check.cpu_events[s->cpu];
+		if (r->wall_s > 0 && n / r->wall_s > best)
+			best = n / r->wall_s;
+	}
+	return best;
+}
+
+/*
+ * After a lossy recording: a buffer that would have held what the reader
+ * fell behind by.  On the cpu that lost most, the reader was at least a
+ * whole buffer plus the lost events behind the writer; twice that, at the
+ * mean record size of the trace written, in whole MB, at most --buffer-kb's
+ * limit.
+ * A lower bound for the next run at the same event rate, not a guarantee.
+ */
+static unsigned long suggested_buffer_kb(const struct rec_run *r, off_t trace_bytes)
+{
+	uint64_t worst = 0, need;
+	double size = 64;
+
+	for (int i = 0; i < r->ncpu_stats; i++) {
+		const struct rec_cpu_stats *s = &r->cpu_stats[i];
+		uint64_t lost = s->overrun + s->commit_overrun + s->dropped;
+
+		if (lost > worst)
+			worst = lost;
+	}
+	/* buffers marked in the trace but not counted: take the marks' count */
+	if (!worst)
+		worst = r->check.missed_known;
+	if (r->check.events && trace_bytes > 0)
+		size = (double)trace_bytes / r->check.events;
+	need = 2 * (r->buffer_kb + (uint64_t)(worst * size / 1024 + 1));
+	need = (need + 1023) / 1024 * 1024;
+	return need < 1UL << 22 ? (unsigned long)need : 1UL << 22;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct rec_run *r = calloc(1, sizeof(*r));
@@ -827,9 +874,12 @@ out_json:
 				progname, nosw, r->st.kick_failed[0] ? "they could not be made to switch: affinity or cpuset"
 								       : "they switched before the recording reached them");
 		if (r->lost_total || r->check.missed_marks) {
-			fprintf(stderr, "%s record: WARNING: EVENTS WERE LOST: %llu by the ring buffers' count, %llu buffer(s) marked in the trace; busy shares may be over- or under-counted and migrations and event counts undercount: record again with a larger --buffer-kb (it was %lu)\n",
+			unsigned long suggest = suggested_buffer_kb(r, st.st_size);
+
+			fprintf(stderr, "%s record: WARNING: EVENTS WERE LOST: %llu by the ring buffers' count, %llu buffer(s) marked in the trace; busy shares may be over- or under-counted and migrations and event counts undercount: record again with --buffer-kb %lu or more (it was %lu; the busiest cpu wrote %.0f events a second)\n",
 				progname, (unsigned long long)r->lost_total,
-				(unsigned long long)r->check.missed_marks, r->buffer_kb);
+				(unsigned long long)r->check.missed_marks, suggest, r->buffer_kb,
+				busiest_rate(r));
 			ret = 3;
 		}
 		if (r->stop_reason[0]) {

@@ -182,6 +182,17 @@ is "$?" 3 "lost events: exit status 3"
 ok "lost events: said loudly" grep -q 'WARNING: EVENTS WERE LOST: 20 by the ring buffers' "$TEST_TMP/lossy.out"
 is "$(jq -r '.complete, .lost_events.ring_buffer, .lost_events.per_cpu[0].overrun' "$D/run.json" | tr '\n' ' ')" "false 20 17 " \
 	"lost events: run.json complete=false with the counts"
+# the next run's buffer: at least twice what the reader fell behind by
+suggest() { sed -n 's/.*record again with --buffer-kb \([0-9]*\) or more (it was \([0-9]*\);.*/\1 \2/p' "$1"; }
+read -r small was <<<"$(suggest "$TEST_TMP/lossy.out")"
+diag "20 lost: --buffer-kb $small suggested, the buffer was $was KB"
+cmp_num "${small:-0}" -ge "$((2 * ${was:-1}))" "lost events: the suggested buffer is at least twice the one used"
+printf 'entries: 0\noverrun: 4000000\ncommit overrun: 0\nbytes: 0\ndropped events: 0\n' >"$R/sys/kernel/tracing/per_cpu/cpu0/stats"
+POWERSCHED_SYSROOT="$R" "$PS" record -o "$TEST_TMP/lossy2" -- true >"$TEST_TMP/lossy2.out" 2>&1
+read -r big was2 <<<"$(suggest "$TEST_TMP/lossy2.out")"
+diag "4 million lost: --buffer-kb $big suggested"
+cmp_num "${big:-0}" -gt "${small:-0}" "lost events: more lost, a larger buffer suggested"
+ok "lost events: the busiest cpu's event rate is said" grep -q 'the busiest cpu wrote [0-9]* events a second' "$TEST_TMP/lossy2.out"
 printf 'entries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\ndropped events: 0\n' >"$R/sys/kernel/tracing/per_cpu/cpu0/stats"
 
 # --- a trace in which no cpu switched: warned
