@@ -58,7 +58,7 @@ ANALYZER_SRC := analysis/powersched.c analysis/analyze.c analysis/trace.c \
 ANALYZER_HDR := analysis/powersched.h analysis/analyze.h analysis/trace.h analysis/busy.h \
 	analysis/fields.h analysis/output.h analysis/summary.h analysis/json.h analysis/waiting.h \
 	analysis/tasks.h analysis/hist.h tracer/powersched-events.h \
-	analysis/machine.h analysis/record.h analysis/energy.h analysis/json-read.h analysis/idle.h
+	analysis/machine.h analysis/record.h analysis/energy.h analysis/json-read.h analysis/idle.h analysis/text.h
 MODEL_DEF := -DMODEL_DIR='"$(CURDIR)/analysis"'
 PREFIX ?= $(HOME)/.local
 PLUGIN_DIR ?= $(PREFIX)/lib/traceevent/plugins
@@ -246,11 +246,13 @@ test-slow: deps kernel guest tools test-tools
 	@tests/run $(sort $(wildcard */tests/slow/*.t))
 
 # Wakeup-heavy overhead of the policy against the vanilla kernel on 2 and 4
-# sockets (BENCH_TOPOLOGIES), what the debug kernel's checkers cost, and the
-# analyzer's speed and memory.
-export BENCH_TOPOLOGIES
+# sockets (BENCH_TOPOLOGIES), the instructions and cpus read per wakeup
+# placement from 8 to 32 cpus (WAKEUP_TOPOLOGIES), what the debug kernel's
+# checkers cost, and the analyzer's speed and memory.
+export BENCH_TOPOLOGIES WAKEUP_TOPOLOGIES
 bench: deps kernel kernel-debug guest tools $(NOOP_ITERATE)
 	@kernel/bench/hackbench
+	@kernel/bench/wakeup-cost
 	@kernel/bench/debug-overhead
 	@analysis/bench/analyzer
 
