@@ -58,7 +58,12 @@ guest() {
 		"$ROOT/qemu/run" -q --out "$out" "$@" >"$out.stdout" 2>"$out.stderr"
 		GUEST_RC=$?
 	fi
-	if [ $GUEST_RC != 0 ]; then
+	if [ $GUEST_RC = 126 ]; then
+		# a kernel error: its excerpt starts with the report's first
+		# lines (BUG:, RIP:), which the run's log must keep
+		diag "qemu/run $* found a kernel error (exit 126):"
+		diag "$(head -n 90 "$out.stderr")"
+	elif [ $GUEST_RC != 0 ]; then
 		diag "qemu/run $* exited with $GUEST_RC:"
 		diag "$(tail -n 20 "$out.stderr")"
 	fi
