@@ -248,11 +248,13 @@ test-slow: deps kernel guest tools test-tools
 # Wakeup-heavy overhead of the policy against the vanilla kernel on 2 and 4
 # sockets (BENCH_TOPOLOGIES), the instructions and cpus read per wakeup
 # placement from 8 to 32 cpus (WAKEUP_TOPOLOGIES), what the debug kernel's
-# checkers cost, and the analyzer's speed and memory.
-export BENCH_TOPOLOGIES WAKEUP_TOPOLOGIES
+# checkers cost, lazy balance against thrashing (LAZY_TOPOLOGIES,
+# LAZY_VARIANTS), and the analyzer's speed and memory.
+export BENCH_TOPOLOGIES WAKEUP_TOPOLOGIES LAZY_TOPOLOGIES LAZY_VARIANTS
 bench: deps kernel kernel-debug guest tools $(NOOP_ITERATE)
 	@kernel/bench/hackbench
 	@kernel/bench/wakeup-cost
+	@kernel/bench/lazy-balance
 	@kernel/bench/debug-overhead
 	@analysis/bench/analyzer
 

@@ -7,6 +7,9 @@
 #           tenth of cpu 8, then the loops let free: they must end up in one
 #           package (packing of sparse tasks through the nohz balancer,
 #           group_min never a group without cfs tasks)
+#   thrash  (server) wave -j 2 (the make -j like load of workloads/wave.c),
+#           300 jobs: lazy placement keeps waking tasks where they ran
+#   thrash-off  the same with NO_POWER_LAZY_BALANCE
 # Writes busy.tsv (cpu, busy share over the last 5 s) and the recording of
 # the run (trace-run.sh) in WHAT/.
 printf '#!/bin/sh\nwhile :; do :; done\n' > /tmp/spinloop
@@ -47,7 +50,12 @@ kill $a $b
 wait $rt
 EOS
 	;;
+thrash|thrash-off)
+	printf 'cd /tmp && wave -j 2 -n 300\n' > /tmp/run.sh
+	;;
 *)	echo "balance.sh: unknown case '$1'" >&2; exit 2 ;;
 esac
-sh trace-run.sh "$1" - sh /tmp/run.sh || exit 1
-busy
+feats=-
+[ "$1" = thrash-off ] && feats=NO_POWER_LAZY_BALANCE
+sh trace-run.sh "$1" "$feats" sh /tmp/run.sh || exit 1
+if [ -f /tmp/s2 ]; then busy; fi

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest side of kernel/tests/10-knobs.t: the policy's sysfs files, the
-# burst sysctl and the sched_feat switches.  Prints TAP-style lines.
+# burst and lazy-window sysctls and the sched_feat switches.  Prints TAP-style lines.
 P=/sys/devices/system/cpu/sched_balance_policy
 CUR=$P/current_sched_balance_policy
 AVAIL=$P/available_sched_balance_policy
@@ -38,6 +38,19 @@ for bad in -1 1000000001 abc 4294967296 ""; do
 	rc=$?
 	t "sched_burst_threshold_ns refuses '$bad' with EINVAL" '[ $rc != 0 ] && echo "$err" | grep -q "Invalid argument"'
 	t "sched_burst_threshold_ns unchanged after '$bad'" '[ "$(cat $BURST)" = 100000 ]'
+done
+
+LAZYW=/proc/sys/kernel/sched_power_lazy_window
+t "sched_power_lazy_window defaults to 8" '[ "$(cat $LAZYW)" = 8 ]'
+t "sched_power_lazy_window is 0644" '[ "$(mode $LAZYW)" = 644 ]'
+t "sched_power_lazy_window accepts 1" 'echo 1 > $LAZYW && [ "$(cat $LAZYW)" = 1 ]'
+t "sched_power_lazy_window accepts its maximum, 1024" 'echo 1024 > $LAZYW && [ "$(cat $LAZYW)" = 1024 ]'
+echo 8 > $LAZYW
+for bad in 0 1025 -1 abc 4294967304 ""; do
+	err=$( (echo "$bad" > $LAZYW) 2>&1 )
+	rc=$?
+	t "sched_power_lazy_window refuses '$bad' with EINVAL" '[ $rc != 0 ] && echo "$err" | grep -q "Invalid argument"'
+	t "sched_power_lazy_window unchanged after '$bad'" '[ "$(cat $LAZYW)" = 8 ]'
 done
 
 for f in POWER_PACK_TRANSITORY POWER_LAZY_BALANCE; do
