@@ -6,7 +6,7 @@
 source "$(dirname "$0")/../../tests/lib.sh"
 
 runs=$TEST_TMP/runs rep=$TEST_TMP/report
-RUNS="spin-1-powersaving spin-1-performance spin-2 spin-4-powersaving spin-4-performance spin-8-powersaving spin-8-performance wave-8-powersaving wave-8-nolazy" \
+RUNS="spin-1-powersaving spin-1-performance spin-2 spin-4-powersaving spin-4-performance spin-8-powersaving spin-8-performance wave-8-powersaving wave-8-nolazy wave-8-lazyv7" \
 	SPIN_SECONDS=10 WAVE_JOBS=400 REPEATS=2 OUT=$runs "$ROOT/workloads/matrix" >"$TEST_TMP/matrix.log" 2>&1
 rc=$?
 is "$rc" 0 "the short matrix runs every cell"
@@ -23,14 +23,34 @@ if [ $rc != 0 ]; then
 fi
 "$ROOT/plots/report" "$runs" "$rep" >"$TEST_TMP/report.log" 2>&1
 is "$?" 0 "plots/report writes the report"
-for f in report.md index.html compare.tsv checks.tsv watts.tsv migrations.tsv \
-	 package-util-spin-2.png package-util-spin-4.png modes-wave-8.png migrations.png watts.png; do
+for f in report.md index.html compare.tsv workloads.tsv checks.tsv watts.tsv migrations.tsv incomplete.tsv \
+	 package-util-spin-2.png package-util-spin-4.png thrash-wave-8.png tradeoff.png migrations.png watts.png; do
 	ok "report: $f written" test -s "$rep/$f"
 done
-ok "report: names the power model the analyzer chose" \
-	grep -q 'with the model in$' "$rep/report.md"
-ok "report: the SNB-EP model for the two packages of server" \
-	grep -q '^`analysis/power-model.conf` (calibrated on the cover letter.s SNB-EP table)' "$rep/report.md"
+ok "report: no temporary file left behind" bash -c "! ls '$rep'/*.tmp 2>/dev/null | grep -q ."
+# the table per workload: a row per variant, the medians of its runs
+wt() { awk -F'\t' -v w="$1" -v c="$2" -v col="$3" '$1 == w && $2 == c { print $col }' "$rep/workloads.tsv"; }
+is "$(wt spin-2 performance 3)" 2 "workloads.tsv: spin-2 performance over its 2 runs"
+is "$(wt wave-8 lazyv7 3)" 1 "workloads.tsv: wave-8 lazyv7, one run"
+is "$(awk -F'\t' '$1 == "spin-2" { printf "%s ", $2 }' "$rep/workloads.tsv")" "powersaving performance vanilla " \
+	"workloads.tsv: spin-2's variants in the report's order"
+w1=$(awk -F'\t' -v c="$runs/spin-2-performance/analysis/summary.tsv" -v d="$runs/spin-2-performance-2/analysis/summary.tsv" \
+	'$1 == "power.watts" { v[FILENAME] = $2 } END { printf "%.6g %.6g %.6g", (v[c] + v[d]) / 2, (v[c] < v[d] ? v[c] : v[d]), (v[c] < v[d] ? v[d] : v[c]) }' \
+	"$runs/spin-2-performance/analysis/summary.tsv" "$runs/spin-2-performance-2/analysis/summary.tsv")
+is "$(wt spin-2 performance 4) $(wt spin-2 performance 5) $(wt spin-2 performance 6)" "$w1" \
+	"workloads.tsv: spin-2 performance watts are the median, smallest and largest of its runs"
+# the page reads top down: what was run, figures, tables per workload,
+# checks, then every run folded away
+order=$(grep -o '<h2 id="[a-z]*"\|<details' "$rep/index.html" | sed 's/<h2 id="//; s/"$//' | tr '\n' '|')
+is "$order" "figures|workloads|checks|<details|files|" "index.html: figures, workloads, checks, every run (folded), in that order"
+ok "index.html: the thrashing figure is on the page" grep -q '<img src="thrash-wave-8.png"' "$rep/index.html"
+ok "index.html: a check's <= is escaped" grep -q 'idle &gt;= 90%' "$rep/index.html"
+# with the tags gone, a < or > left is one the page did not escape
+ok "index.html: no unescaped < or > in its text" \
+	bash -c "! sed 's/<[a-zA-Z/!][^>]*>//g' '$rep/index.html' | grep -q '[<>]'"
+ok "report.md: the same tables" grep -q '^### wave-8$' "$rep/report.md"
+ok "report: the SNB-EP model the analyzer chose for the two packages of server" \
+	grep -q 'with the model in `analysis/power-model.conf` (calibrated on the cover letter.s SNB-EP table)' "$rep/report.md"
 for c in "$runs"/*/; do
 	ok "$(basename "$c"): summary.json is valid JSON with a power estimate" \
 		bash -c "jq -e '.power.watts > 100 and .lost_events.complete' '$c/analysis/summary.json' >/dev/null"
@@ -58,4 +78,12 @@ while IFS=$'\t' read -r what figures verdict; do
 		diag "report check ($verdict): $what: $figures"
 	fi
 done <"$rep/checks.tsv"
+# a cell the matrix started and did not finish is named, not left out
+mkdir -p "$runs/wave-8-unfinished" && printf 'cell\twave-8-unfinished\n' >"$runs/wave-8-unfinished/cell.env" &&
+	echo "qemu/run: error: kernel panic in the guest:" >"$runs/wave-8-unfinished/qemu-run.log"
+"$ROOT/plots/report" "$runs" "$TEST_TMP/report2" >"$TEST_TMP/report2.log" 2>&1
+is "$?" 0 "plots/report with an unfinished cell"
+is "$(awk -F'\t' '!/^#/ { print $1 ": " $2 }' "$TEST_TMP/report2/incomplete.tsv")" \
+	"wave-8-unfinished: qemu/run: error: kernel panic in the guest:" "incomplete.tsv: the unfinished cell and what its run said"
+ok "index.html: names the unfinished cell" grep -q '<h2 id="unfinished">Cells that did not finish: 1</h2>' "$TEST_TMP/report2/index.html"
 cmp_num "$n" -ge 12 "the report made the checks the short matrix allows"
