@@ -78,12 +78,22 @@ while IFS=$'\t' read -r what figures verdict; do
 		diag "report check ($verdict): $what: $figures"
 	fi
 done <"$rep/checks.tsv"
-# a cell the matrix started and did not finish is named, not left out
-mkdir -p "$runs/wave-8-unfinished" && printf 'cell\twave-8-unfinished\n' >"$runs/wave-8-unfinished/cell.env" &&
+ok "matrix: every cell it ran is marked complete" bash -c "for c in '$runs'/*/; do test -f \"\$c/cell.done\" || exit 1; done"
+# a cell the matrix started and did not finish is named, not left out, even
+# one that holds an analysis: only cell.done, written last, makes it complete
+cp -a "$runs/wave-8-nolazy" "$runs/wave-8-unfinished" && rm -f "$runs/wave-8-unfinished/cell.done" &&
 	echo "qemu/run: error: kernel panic in the guest:" >"$runs/wave-8-unfinished/qemu-run.log"
 "$ROOT/plots/report" "$runs" "$TEST_TMP/report2" >"$TEST_TMP/report2.log" 2>&1
 is "$?" 0 "plots/report with an unfinished cell"
 is "$(awk -F'\t' '!/^#/ { print $1 ": " $2 }' "$TEST_TMP/report2/incomplete.tsv")" \
 	"wave-8-unfinished: qemu/run: error: kernel panic in the guest:" "incomplete.tsv: the unfinished cell and what its run said"
 ok "index.html: names the unfinished cell" grep -q '<h2 id="unfinished">Cells that did not finish: 1</h2>' "$TEST_TMP/report2/index.html"
+# REUSE=1 runs again exactly the cells that are not complete
+rm -f "$runs/spin-1-powersaving/cell.done"
+RUNS="spin-1-powersaving spin-1-performance" SPIN_SECONDS=10 REPEATS=2 REUSE=1 OUT=$runs \
+	"$ROOT/workloads/matrix" >"$TEST_TMP/reuse.log" 2>&1
+is "$?" 0 "matrix with REUSE=1 after an interrupted cell"
+is "$(grep -c ': kept (REUSE=1)$' "$TEST_TMP/reuse.log")" 2 "REUSE=1: the two complete cells are kept"
+ok "REUSE=1: the incomplete cell runs again and is complete" \
+	bash -c "grep -q 'spin-1-powersaving: spin 1' '$TEST_TMP/reuse.log' && test -f '$runs/spin-1-powersaving/cell.done'"
 cmp_num "$n" -ge 12 "the report made the checks the short matrix allows"
