@@ -321,16 +321,34 @@ static pid_t start_trace_cmd(struct rec_run *r, const char *status_path, const c
 	return pid;
 }
 
+/*
+ * Set by the init of the project's QEMU guests (qemu/guest-init): turning
+ * events off live-patches every call site of their tracepoints
+ * (text_poke_bp()), and under QEMU's multi-threaded TCG a vCPU now and then
+ * still executes a site's int3 after the patch completed ("Oops: int3" in
+ * the sched_wakeup site of ttwu_do_wakeup(), about once in 50 boots, always
+ * at the end of a recording).  A guest powers off after its command, so
+ * its events may stay on: tracing_on off and the buffer empty stop them
+ * from recording anything.
+ */
+#define REC_KEEP_EVENTS_ENV "POWERSCHED_RECORD_KEEP_EVENTS"
+
 static void restore_tracing(struct rec_run *r, const char *buffer_kb, const char *clock, const char *on)
 {
-	/* as trace-cmd record without -k leaves it: events off, buffer empty */
-	rec_tracefs_write(r, "events/enable", "0");
+	const char *keep_env = getenv(REC_KEEP_EVENTS_ENV);
+	bool keep = keep_env && !strcmp(keep_env, "1");
+
+	/*
+	 * As trace-cmd record without -k leaves it: events off, buffer empty;
+	 * or, keeping the events, tracing off
+	 */
+	rec_tracefs_write(r, keep ? "tracing_on" : "events/enable", "0");
 	rec_tracefs_write(r, "trace", "");
 	if (buffer_kb[0])
 		rec_tracefs_write(r, "buffer_size_kb", buffer_kb);
 	if (clock[0])
 		rec_tracefs_write(r, "trace_clock", clock);
-	if (on[0])
+	if (on[0] && !keep)
 		rec_tracefs_write(r, "tracing_on", on);
 }
 

@@ -167,6 +167,18 @@ is "$(cat "$R/sys/kernel/tracing/trace" | wc -c)" 0 "tracefs: the buffer cleared
 is "$(cat "$R/sys/kernel/tracing/buffer_size_kb")" 1408 "tracefs: buffer size restored"
 is "$(cat "$R/sys/kernel/tracing/trace_clock")" local "tracefs: clock restored"
 is "$(cat "$R/sys/kernel/tracing/tracing_on")" 1 "tracefs: tracing_on restored"
+# in the project's guests (POWERSCHED_RECORD_KEEP_EVENTS=1): the events
+# stay on, as trace-cmd -k left them, with tracing off: turning them off
+# would live-patch their call sites (analysis/record.c)
+echo 1 >"$R/sys/kernel/tracing/events/enable"
+(cd "$work" && POWERSCHED_SYSROOT="$R" POWERSCHED_RECORD_KEEP_EVENTS=1 "$PS" record -o "$TEST_TMP/keep" -- true >"$TEST_TMP/keep.out" 2>&1)
+is "$?" 0 "record keeping the events: exit status 0"
+is "$(cat "$R/sys/kernel/tracing/events/enable") $(cat "$R/sys/kernel/tracing/tracing_on") $(wc -c <"$R/sys/kernel/tracing/trace")" \
+	"1 0 0" "record keeping the events: events still on, tracing off, the buffer cleared"
+is "$(cat "$R/sys/kernel/tracing/buffer_size_kb") $(cat "$R/sys/kernel/tracing/trace_clock")" "1408 local" \
+	"record keeping the events: buffer size and clock restored"
+echo 0 >"$R/sys/kernel/tracing/events/enable"
+echo 1 >"$R/sys/kernel/tracing/tracing_on"
 # energy: 1 J -> 5 J during the command
 ok "energy.tsv: one zone" grep -qP '^zone\t0\tpackage-0\tintel-rapl:0\t262143328850$' "$D/energy.tsv"
 cmp_num "$(grep -c '^sample' "$D/energy.tsv")" -ge 6 "energy.tsv: sampled every 100 ms over about a second"
