@@ -89,11 +89,17 @@ is "$(awk -F'\t' '!/^#/ { print $1 ": " $2 }' "$TEST_TMP/report2/incomplete.tsv"
 	"wave-8-unfinished: qemu/run: error: kernel panic in the guest:" "incomplete.tsv: the unfinished cell and what its run said"
 ok "index.html: names the unfinished cell" grep -q '<h2 id="unfinished">Cells that did not finish: 1</h2>' "$TEST_TMP/report2/index.html"
 # REUSE=1 runs again exactly the cells that are not complete
+# (and a complete cell that ran with other parameters than asked now)
 rm -f "$runs/spin-1-powersaving/cell.done"
+sed -i 's/^command\tspin 1 -t 10$/command\tspin 1 -t 9/' "$runs/spin-1-performance/cell.env"
 RUNS="spin-1-powersaving spin-1-performance" SPIN_SECONDS=10 REPEATS=2 REUSE=1 OUT=$runs \
 	"$ROOT/workloads/matrix" >"$TEST_TMP/reuse.log" 2>&1
 is "$?" 0 "matrix with REUSE=1 after an interrupted cell"
-is "$(grep -c ': kept (REUSE=1)$' "$TEST_TMP/reuse.log")" 2 "REUSE=1: the two complete cells are kept"
+diag "$(grep -E 'kept|other parameters|spin-1-[a-z0-9-]*: spin' "$TEST_TMP/reuse.log")"
+is "$(grep -c ': kept (REUSE=1)$' "$TEST_TMP/reuse.log")" 1 "REUSE=1: the one complete cell run as asked is kept"
+ok "REUSE=1: a complete cell with other parameters (cell.env) runs again" \
+	bash -c "grep -q 'spin-1-performance: complete but with other parameters' '$TEST_TMP/reuse.log' &&
+		grep -q '^command	spin 1 -t 10$' '$runs/spin-1-performance/cell.env'"
 ok "REUSE=1: the incomplete cell runs again and is complete" \
 	bash -c "grep -q 'spin-1-powersaving: spin 1' '$TEST_TMP/reuse.log' && test -f '$runs/spin-1-powersaving/cell.done'"
 cmp_num "$n" -ge 12 "the report made the checks the short matrix allows"
