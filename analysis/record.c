@@ -329,7 +329,9 @@ static pid_t start_trace_cmd(struct rec_run *r, const char *status_path, const c
  * the sched_wakeup site of ttwu_do_wakeup(), about once in 50 boots, always
  * at the end of a recording).  A guest powers off after its command, so
  * its events may stay on: tracing_on off and the buffer empty stop them
- * from recording anything.
+ * from recording anything.  This spares the end of a boot's last recording
+ * only: trace-cmd record starts by turning every event off, so a second
+ * recording in the same boot patches at its start.
  */
 #define REC_KEEP_EVENTS_ENV "POWERSCHED_RECORD_KEEP_EVENTS"
 
