@@ -14,6 +14,7 @@
 #   make test-slow  the tests too long for make test (packaging a kernel)
 #   make bench    benchmarks that print figures (build/bench/)
 #   make report   the experiment: boots the kernels and writes build/report/
+#   make soak     BOOTS boots of the recording guest: hangs and their state
 #   make torture  random mixes on the debug kernel (TORTURE_SECONDS per topology)
 #   make clean    remove build/ (the unpacked kernel trees included)
 
@@ -26,7 +27,9 @@ DEB_KERNEL := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 DEB_GUEST := qemu-system-x86 busybox-static trace-cmd rt-tests
 DEB_TOOLS := libtraceevent-dev libtracefs-dev libtracecmd-dev pkg-config \
 	gnuplot-nox jq libc6-dev time
-DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS)
+# the matrix's cluster backend (BACKEND=slurm) and its single-node test
+DEB_HARNESS := slurm-wlm munge
+DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS) $(DEB_HARNESS)
 
 GUEST_INITRAMFS := $(BUILD)/guest/initramfs.cpio.gz
 WORKLOADS := spin wave periodic
@@ -70,12 +73,12 @@ TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
 	$(BUILD)/test/powersched $(BUILD)/test/busy-test $(BUILD)/test/tables-test \
 	$(BUILD)/test/mktrace
 
-.PHONY: all deps kernel kernel-debug kernel-deb guest tools test-tools install test test-slow bench fuzz report torture clean help
+.PHONY: all deps kernel kernel-debug kernel-deb guest tools test-tools install test test-slow bench fuzz report soak torture clean help
 
 all: kernel guest tools
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# //'
+	@sed -n '3,19p' Makefile | sed 's/^# //'
 
 # Installs only what is missing, so a machine that has everything never
 # touches apt.  Needs root (CI runs as root).
@@ -260,11 +263,19 @@ bench: deps kernel kernel-debug guest tools $(NOOP_ITERATE)
 
 # The experiment: the matrix of workloads/matrix in the guest, then the
 # report of plots/report in build/report/.  RUNS, TOPOLOGY, SPIN_SECONDS,
-# WAVE_JOBS and REUSE select and size the cells (README.md).
-export RUNS TOPOLOGY SPIN_SECONDS WAVE_JOBS PERIODIC_SECONDS REUSE
+# WAVE_JOBS and REUSE select and size the cells, JOBS runs several at once,
+# BACKEND=slurm (SLURM_ARGS) runs them on a cluster (README.md).
+export RUNS TOPOLOGY SPIN_SECONDS WAVE_JOBS PERIODIC_SECONDS REUSE REPEATS JOBS BACKEND SLURM_ARGS
 report: deps kernel guest tools
 	@rc=0; workloads/matrix || rc=$$?; plots/report || rc=$$?; \
 	echo "make report: open build/report/index.html (or read build/report/report.md)"; exit $$rc
+
+# BOOTS boots (default 100) of the recording guest, one at a time and with
+# no retry: how often a guest does not finish, and each hang's state
+# (QEMU monitor, sysrq stacks) under build/soak/.
+BOOTS ?= 100
+soak: deps kernel guest tools
+	@qemu/soak $(BOOTS)
 
 # Random mixes of workloads, affinity changes, policy switches, cpu hotplug,
 # sched_feat toggles and cgroup moves on the debug kernel: TORTURE_SECONDS

@@ -1,0 +1,80 @@
+#!/bin/bash
+# workloads/matrix with JOBS=2 on this machine: two guests at once, each
+# pinned to host cpus of its own, run.json's harness saying what ran beside
+# what; an interrupt leaves no complete-looking cell, and REUSE=1 then runs
+# exactly the cells that did not finish.  (Five short guest boots.)
+source "$(dirname "$0")/../../tests/lib.sh"
+
+runs=$TEST_TMP/runs
+cells="spin-1-powersaving spin-1-vanilla"
+mx() { RUNS=$cells REPEATS=1 SPIN_SECONDS=3 OUT=$runs "$ROOT/workloads/matrix" "$@"; }
+
+# shapes and refusals first: they boot nothing
+JOBS=0 mx >"$TEST_TMP/j0.log" 2>&1
+is "$?" 2 "JOBS=0 is refused"
+ok "JOBS=0: the error names JOBS" grep -q "JOBS='0'" "$TEST_TMP/j0.log"
+JOBS=two mx >"$TEST_TMP/jx.log" 2>&1
+is "$?" 2 "JOBS=two is refused"
+TOPOLOGY=9x9 mx >"$TEST_TMP/topo.log" 2>&1
+is "$?" 2 "an unknown TOPOLOGY is refused before any cell runs"
+ok "no cell folder after a refusal" bash -c "! ls '$runs'/spin-* >/dev/null 2>&1"
+is "$("$ROOT/qemu/run" --shape --topology 4x4x2 --memory 2048)" "cpus 32 memory 2048" "qemu/run --shape: a 4x4x2 guest"
+
+# Interrupted while both guests run: exit 130, no cell.done, no guest left.
+# (SIGTERM: a job a script starts in the background ignores SIGINT, which
+# the matrix then cannot trap; Ctrl-C at a terminal sends SIGINT, handled
+# by the same trap.)
+# (the matrix itself in the background, not a function's subshell)
+JOBS=2 RUNS=$cells REPEATS=1 SPIN_SECONDS=3 OUT=$runs "$ROOT/workloads/matrix" >"$TEST_TMP/int.log" 2>&1 &
+mpid=$!
+for ((i = 0; i < 120; i++)); do
+	n=0
+	for c in $cells; do [ -s "$runs/$c/console.log" ] && n=$((n + 1)); done
+	[ $n = 2 ] && break
+	sleep 0.5
+done
+is "$n" 2 "JOBS=2: both guests boot at once"
+kill -TERM $mpid
+wait $mpid
+is "$?" 130 "an interrupted matrix exits 130"
+ok "it says what it stopped" grep -q 'interrupted: stopping 2 running cell' "$TEST_TMP/int.log"
+ok "no interrupted cell is marked complete" bash -c "! ls '$runs'/*/cell.done 2>/dev/null | grep -q ."
+sleep 1
+ok "no guest of the interrupted matrix is left running" bash -c "! pgrep -f '[q]emu-system.*$runs' >/dev/null"
+
+# REUSE=1 runs both again, two at once
+JOBS=2 REUSE=1 mx >"$TEST_TMP/jobs.log" 2>&1
+rc=$?
+is "$rc" 0 "JOBS=2 REUSE=1 after the interrupt: both cells run"
+[ $rc = 0 ] || diag "$(tail -n 20 "$TEST_TMP/jobs.log")"
+ok "the header says 2 to run with JOBS=2" grep -q '2 cell(s) on the server topology.*: 2 to run (local, JOBS=2' "$TEST_TMP/jobs.log"
+ok "the progress line names the cell still running" grep -q 'done (1 of 2 in [0-9]* s, running: spin-1-' "$TEST_TMP/jobs.log"
+for c in $cells; do
+	ok "$c: complete" test -f "$runs/$c/cell.done"
+	ok "$c: analyzed" test -s "$runs/$c/analysis/summary.json"
+	is "$(jq -r '.harness.jobs' "$runs/$c/run.json")" 2 "$c: run.json harness.jobs"
+	is "$(jq -r '.harness.host_cpus == .host_cpus' "$runs/$c/run.json")" true "$c: the harness's host cpus are the ones QEMU ran on"
+done
+a=$(jq -r '.host_cpus' "$runs/spin-1-powersaving/run.json")
+b=$(jq -r '.host_cpus' "$runs/spin-1-vanilla/run.json")
+if [ "$(nproc)" -ge 2 ]; then
+	ok "each guest pinned to host cpus of its own ($a and $b)" bash -c "[ -n '$a' ] && [ -n '$b' ] && [ '$a' != '$b' ] &&
+		! comm -12 <(printf '%s\n' \$(echo '$a' | tr , ' ') | sort) <(printf '%s\n' \$(echo '$b' | tr , ' ') | sort) | grep -q ."
+fi
+is "$(jq -c '.harness.beside' "$runs/spin-1-powersaving/run.json")" '["spin-1-vanilla"]' "spin-1-powersaving: ran beside spin-1-vanilla"
+is "$(jq -c '.harness.beside' "$runs/spin-1-vanilla/run.json")" '["spin-1-powersaving"]' "spin-1-vanilla: ran beside spin-1-powersaving"
+ok "run.json stays valid JSON" bash -c "jq -e 'type == \"object\"' '$runs/spin-1-vanilla/run.json' >/dev/null"
+ok "cell.env records the kernel build" grep -qP '^kernel_build\t[0-9a-f]{16}$' "$runs/spin-1-vanilla/cell.env"
+
+# nothing left to run: both kept, no guest booted
+JOBS=2 REUSE=1 mx >"$TEST_TMP/kept.log" 2>&1
+is "$?" 0 "REUSE=1 with every cell complete"
+is "$(grep -c ': kept (REUSE=1)' "$TEST_TMP/kept.log")" 2 "REUSE=1: both cells kept"
+ok "REUSE=1: 0 to run" grep -q ': 0 to run' "$TEST_TMP/kept.log"
+
+# a rebuilt kernel is another kernel: the cell's recorded build differs
+sed -i 's/^kernel_build\t.*/kernel_build\t0123456789abcdef/' "$runs/spin-1-vanilla/cell.env"
+JOBS=1 REUSE=1 mx >"$TEST_TMP/rebuilt.log" 2>&1
+is "$?" 0 "REUSE=1 after the vanilla kernel 'changed'"
+ok "the cell of another kernel build runs again" grep -q 'spin-1-vanilla: complete but with other parameters' "$TEST_TMP/rebuilt.log"
+is "$(jq -c '.harness.beside' "$runs/spin-1-vanilla/run.json")" '[]' "JOBS=1: a cell run alone has nothing beside it"
