@@ -27,9 +27,10 @@ DEB_KERNEL := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 DEB_GUEST := qemu-system-x86 busybox-static trace-cmd rt-tests
 DEB_TOOLS := libtraceevent-dev libtracefs-dev libtracecmd-dev pkg-config \
 	gnuplot-nox jq libc6-dev time
-# the matrix's cluster backend (BACKEND=slurm) and its single-node test
-DEB_HARNESS := slurm-wlm munge
-DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS) $(DEB_HARNESS)
+DEB_ALL := $(DEB_KERNEL) $(DEB_GUEST) $(DEB_TOOLS)
+# only for make test: the single-node Slurm that tests BACKEND=slurm (a
+# cluster has its own Slurm; a local make report needs none)
+DEB_TEST := slurm-wlm munge
 
 GUEST_INITRAMFS := $(BUILD)/guest/initramfs.cpio.gz
 WORKLOADS := spin wave periodic
@@ -73,7 +74,7 @@ TEST_BINS := $(BUILD)/test/plugin_powersched.so $(BUILD)/test/plugin-test \
 	$(BUILD)/test/powersched $(BUILD)/test/busy-test $(BUILD)/test/tables-test \
 	$(BUILD)/test/mktrace
 
-.PHONY: all deps kernel kernel-debug kernel-deb guest tools test-tools install test test-slow bench fuzz report soak torture clean help
+.PHONY: all deps deps-test kernel kernel-debug kernel-deb guest tools test-tools install test test-slow bench fuzz report soak torture clean help
 
 all: kernel guest tools
 
@@ -82,17 +83,20 @@ help:
 
 # Installs only what is missing, so a machine that has everything never
 # touches apt.  Needs root (CI runs as root).
-deps:
-	@missing=$$(for p in $(DEB_ALL); do \
+install_debs = @missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
-		echo "make deps: installing" $$missing; \
-		if [ "$$(id -u)" != 0 ]; then echo "make deps: error: need root to install packages: $$missing" >&2; exit 1; fi; \
+		echo "make $@: installing" $$missing; \
+		if [ "$$(id -u)" != 0 ]; then echo "make $@: error: need root to install packages: $$missing" >&2; exit 1; fi; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	else \
-		echo "make deps: all $(words $(DEB_ALL)) Debian packages present"; \
+		echo "make $@: all $(words $(1)) Debian packages present"; \
 	fi
+deps:
+	$(call install_debs,$(DEB_ALL))
+deps-test: deps
+	$(call install_debs,$(DEB_TEST))
 
 export FLAVOURS
 kernel: deps
@@ -240,7 +244,7 @@ install: tools
 	install -D -m 0644 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/plugin_powersched.so
 	@echo "installed $(DESTDIR)$(PLUGIN_DIR)/plugin_powersched.so"
 
-test: deps kernel kernel-debug guest tools test-tools
+test: deps deps-test kernel kernel-debug guest tools test-tools
 	@tests/run
 
 # Tests too long for make test (each says what it costs): the series packaged

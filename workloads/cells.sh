@@ -85,22 +85,18 @@ selected_cells() {
 # A short identity of a kernel build (the first 16 hex digits of its
 # bzImage's sha256), so that REUSE=1 runs a cell again after the kernel
 # was rebuilt.  "missing" when there is no such kernel (the cell then
-# fails in qemu/run with the reason).
-declare -A kernel_build_ids
+# fails in qemu/run with the reason).  About 20 ms a cell.
 kernel_build_id() {
 	local k=$1 img
 	case "$k" in
 	vanilla|powersched|debug) img=${BUILD_DIR:-$CELLS_ROOT/build}/kernel/$k/bzImage ;;
 	*) img=$k ;;
 	esac
-	if [ -z "${kernel_build_ids[$img]:-}" ]; then
-		if [ -f "$img" ]; then
-			kernel_build_ids[$img]=$(sha256sum "$img" | cut -c1-16)
-		else
-			kernel_build_ids[$img]=missing
-		fi
+	if [ -f "$img" ]; then
+		sha256sum "$img" | cut -c1-16
+	else
+		echo missing
 	fi
-	echo "${kernel_build_ids[$img]}"
 }
 
 # cell_define CELL: sets workload param config repeat cmd kernel policy
@@ -109,6 +105,8 @@ cell_define() {
 	local cell=$1
 	IFS=- read -r workload param config repeat <<<"$cell"
 	repeat=${repeat:-1}
+	# a number where one belongs, nothing after the repeat
+	[[ "$param" =~ ^[1-9][0-9]*$ ]] && [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || return 1
 	case $workload in
 	spin)		cmd="spin $param -t $SPIN_SECONDS" ;;
 	wave)		cmd="wave -j $param -n $WAVE_JOBS" ;;

@@ -85,6 +85,8 @@ EOF
 
 slurm_stop() {
 	local p
+	# the test's jobs first: a task still running would leave its guest
+	[ -n "${SLURM_CONF:-}" ] && scancel --full --signal=TERM --user=root 2>/dev/null && sleep 2
 	for p in "${slurm_pids[@]}"; do
 		[ -n "$p" ] && kill "$p" 2>/dev/null
 	done
