@@ -18,6 +18,9 @@
 #                              (wave, and periodic as an extra cell)
 #   lazywN                     powersaving with sched_power_lazy_window=N
 #                              (extra cells wave-J-lazyw32, wave-J-lazyw128)
+#   lazyfixed                  powersaving with NO_POWER_LAZY_BACKOFF, the
+#                              default rule with its window fixed (extra
+#                              cells wave-J-lazyfixed)
 
 CELLS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$CELLS_ROOT/build/report/runs}
@@ -50,6 +53,7 @@ extra_cells() {
 	for c in 2 4 8; do
 		echo "wave-$c-lazyw32"
 		echo "wave-$c-lazyw128"
+		echo "wave-$c-lazyfixed"
 	done
 }
 
@@ -120,6 +124,7 @@ cell_define() {
 	vanilla)	kernel=vanilla policy="" events="" ;;
 	nolazy)		policy=powersaving features=NO_POWER_LAZY_BALANCE ;;
 	lazyv7)		policy=powersaving features=POWER_LAZY_V7 ;;
+	lazyfixed)	policy=powersaving features=NO_POWER_LAZY_BACKOFF ;;
 	lazyw[1-9]*)	policy=powersaving sysctl=sched_power_lazy_window=${config#lazyw} ;;
 	*)		return 1 ;;
 	esac

@@ -14,6 +14,9 @@
 #    ping-pong migrations (a task moved and moved back within 100 ms) must
 #    fall to at most two thirds (measured with -n 300: 54.7/s without,
 #    23.9/s with; with -n 800: 74/s and 25/s);
+#  - the lazy hold backs off: wave -j 8 overloads the domains again and
+#    again; some hold of an MC domain is longer than the fixed window that
+#    NO_POWER_LAZY_BACKOFF gives in the same boot, which is never longer;
 #  - a power pass kicks active balance only from a periodic pass.
 source "$(dirname "$0")/../../tests/lib.sh"
 G=$ROOT/kernel/tests/guest
@@ -57,6 +60,23 @@ diag "thrash: wave -j 2 ping-pong migrations/s with lazy balance $on, without $o
 cmp_num "$off" -ge 20 "thrash-off: without lazy balance wave -j 2 ping-pongs (the control shows the effect)"
 cmp_num "${on:+$(awk -v a="$on" 'BEGIN { printf "%.3f", a * 3 / 2 }')}" -le "$off" \
 	"thrash: lazy placement cuts wave -j 2's ping-pong migrations to at most two thirds of the control's"
+
+# the backoff and its control in one boot
+dir=$TEST_TMP/backoff
+mkdir -p "$dir" && cp "$G/balance.sh" "$G/trace-run.sh" "$dir/"
+guest "$dir" --kernel powersched --topology server --policy powersaving --timeout 500 -- \
+	sh -c 'sh balance.sh backoff && sh balance.sh backoff-off' || fail "backoff: guest run"
+windows() {	# windows RUN: the distinct window_ms of the MC domains' lazy skips
+	trace-cmd report -N -q "$dir/$1/trace.dat" 2>/dev/null |
+		awk '/ lazy_balance_skip:/ && / domain=MC / && / variant=shared / {
+			for (i = 1; i <= NF; i++) if ($i ~ /^window_ms=/) print substr($i, 11) }' | sort -n | uniq -c
+}
+won=$(windows backoff) woff=$(windows backoff-off)
+diag "backoff: MC lazy skips by window_ms (count window): with backoff: $(echo $won); fixed: $(echo $woff)"
+fixed=$(awk '{ print $2 }' <<<"$woff")
+is "$(wc -w <<<"$fixed")" 1 "backoff-off: every MC hold has the one fixed window"
+cmp_num "$(awk '{ m = $2 } END { print m + 0 }' <<<"$won")" -gt "$(head -n 1 <<<"${fixed:-999999}")" \
+	"backoff: an MC domain overloaded again soon after its hold lapsed is held longer"
 
 is "$(cat "$TEST_TMP"/{pinned,sparse}/report | grep ' balance_outcome:.*mode=power' | grep -c 'idle=newly_idle.*active=1')" 0 \
 	"active balance: never kicked by a newly idle power pass"

@@ -10,6 +10,9 @@
 #   thrash  (server) wave -j 2 (the make -j like load of workloads/wave.c),
 #           300 jobs: lazy placement keeps waking tasks where they ran
 #   thrash-off  the same with NO_POWER_LAZY_BALANCE
+#   backoff (server) wave -j 8, 300 jobs: a load at what the domains hold,
+#           overloading them again and again (the lazy hold backs off)
+#   backoff-off  the same with NO_POWER_LAZY_BACKOFF
 # Writes busy.tsv (cpu, busy share over the last 5 s) and the recording of
 # the run (trace-run.sh) in WHAT/.
 printf '#!/bin/sh\nwhile :; do :; done\n' > /tmp/spinloop
@@ -53,9 +56,13 @@ EOS
 thrash|thrash-off)
 	printf 'cd /tmp && wave -j 2 -n 300\n' > /tmp/run.sh
 	;;
+backoff|backoff-off)
+	printf 'cd /tmp && wave -j 8 -n 300\n' > /tmp/run.sh
+	;;
 *)	echo "balance.sh: unknown case '$1'" >&2; exit 2 ;;
 esac
 feats=-
 [ "$1" = thrash-off ] && feats=NO_POWER_LAZY_BALANCE
+[ "$1" = backoff-off ] && feats=NO_POWER_LAZY_BACKOFF
 sh trace-run.sh "$1" "$feats" sh /tmp/run.sh || exit 1
 if [ -f /tmp/s2 ]; then busy; fi

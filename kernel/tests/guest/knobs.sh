@@ -53,7 +53,7 @@ for bad in 0 1025 -1 abc 4294967304 ""; do
 	t "sched_power_lazy_window unchanged after '$bad'" '[ "$(cat $LAZYW)" = 8 ]'
 done
 
-for f in POWER_PACK_TRANSITORY POWER_LAZY_BALANCE; do
+for f in POWER_PACK_TRANSITORY POWER_LAZY_BALANCE POWER_LAZY_BACKOFF; do
 	t "sched_feat $f on by default" 'tr " " "\n" < $FEAT | grep -qx $f'
 	t "sched_feat $f can be switched off" 'echo NO_$f > $FEAT && tr " " "\n" < $FEAT | grep -qx NO_$f'
 	t "sched_feat $f can be switched on again" 'echo $f > $FEAT && tr " " "\n" < $FEAT | grep -qx $f'
