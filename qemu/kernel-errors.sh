@@ -2,7 +2,8 @@
 #
 # qemu/kernel-errors.sh (sourced): what counts as a kernel error in a guest's
 # console log, for qemu/run (its exit status 126 and --check-console) and
-# kernel/torture (the mix's actions before the first error).
+# kernel/torture (the mix's actions before the first error), and for
+# workloads/run-cell and workloads/matrix (the excerpt of a failed run).
 
 # Kernel messages carry a printk timestamp; the command's own output does not,
 # so a program that prints "BUG:" is not mistaken for the kernel.  What counts
@@ -55,4 +56,17 @@ console_excerpt() {
 # when there is none)
 first_error_line() {
 	tr -d '\r' <"$1" | grep -n -E "^\[ *[0-9]+\.[0-9]+\] .*($KERNEL_ERROR_RE)" | head -n1 | cut -d: -f1
+}
+
+# run_log_excerpt LOG [LINES]: why a saved qemu/run output (a cell's
+# qemu-run.log) failed, for a summary.  Its end is the excerpt's end, past
+# the oops line and RIP that say where the kernel failed, so this starts at
+# qemu/run's error line; a log without one shows its last lines.
+run_log_excerpt() {
+	local n=${2:-24}
+	if grep -q '^qemu/run: error:' "$1"; then
+		sed -n '/^qemu\/run: error:/,$p' "$1" | head -n "$n"
+	else
+		tail -n 5 "$1"
+	fi
 }

@@ -33,3 +33,16 @@ is "$?" 0 "a clean console (WARNING:/BUG: printed by a program, not the kernel) 
 "$RUN" --check-console "$TEST_TMP/missing.log" >/dev/null 2>"$TEST_TMP/err"
 is "$?" 125 "a console log that does not exist: exit 125"
 ok "the error names the file" grep -q 'missing.log: cannot read it' "$TEST_TMP/err"
+
+# An oops in interrupt context: the panic follows it.  A summary of a failed
+# run (run-cell, the matrix) shows where the kernel failed, not the panic's
+# last lines only.
+check console-pagefault.log "BUG, then a kernel panic"
+"$RUN" --check-console "$D/console-pagefault.log" >/dev/null 2>"$TEST_TMP/run.log"
+source "$ROOT/qemu/kernel-errors.sh"
+run_log_excerpt "$TEST_TMP/run.log" >"$TEST_TMP/excerpt"
+ok "a run's failure excerpt starts at qemu/run's error line" bash -c "head -n1 '$TEST_TMP/excerpt' | grep -q '^qemu/run: error:'"
+ok "it has the faulting address" grep -q 'unable to handle page fault for address: 000055d1c38b9070' "$TEST_TMP/excerpt"
+ok "it has the RIP" grep -q 'RIP: 0010:update_sd_lb_stats' "$TEST_TMP/excerpt"
+printf 'spin: 1 tasks\nsome tail line\n' >"$TEST_TMP/plain.log"
+is "$(run_log_excerpt "$TEST_TMP/plain.log" | tail -n1)" "some tail line" "a log without qemu/run's error line: its last lines"
