@@ -85,6 +85,23 @@ is "$(grep -vc '^#' "$TEST_TMP/cmp.tsv")" 2 "compare: one row per run"
 is "$(awk -F'\t' '!/^#/ { print $2 "/" $3 }' "$TEST_TMP/cmp.tsv" | tr '\n' ' ')" "vanilla/default powersched/powersaving " "compare: kernel and policy from run.json"
 ok "compare: performance per watt from the runtime, as in the cover letter" \
 	awk -F'\t' -v w="$(get "$TEST_TMP/pack2" power.watts)" '!/^#/ && $3 == "powersaving" { exit !($10 > 0 && ($10 - 1e6 / (4 * w)) ^ 2 < 1) }' "$TEST_TMP/cmp.tsv"
+# each column that copies a summary key holds that run's value of it: the
+# cost of packing (waiting, latencies) and the thrash rates beside the watts
+cols="5:waiting.idle_while_waiting.system 6:latency.wakeup.p99_us 7:latency.rq_wait.p99_us
+11:migrations.total 12:migrations.smt 13:migrations.core 14:migrations.package
+15:idle.package_max 16:modes.switches_per_s 17:modes.flips_per_s 18:migrations.pingpong.per_s"
+row=0
+for r in pinned pack2; do
+	row=$((row + 1))
+	for ck in $cols; do
+		c=${ck%%:*} k=${ck#*:}
+		want=$(get "$TEST_TMP/$r" "$k")
+		# the vanilla kernel's trace has no modes: "-" in their columns
+		[ -n "$want" ] || [ "$r/${k%%.*}" = pinned/modes ] || fail "compare: $r has no $k in its summary"
+		is "$(awk -F'\t' -v n="$row" -v c="$c" '!/^#/ && ++i == n { print $c }' "$TEST_TMP/cmp.tsv")" "${want:--}" \
+			"compare: $r's column $c is its $k"
+	done
+done
 "$PS" compare "$TEST_TMP/runs/pinned" "$TEST_TMP" >/dev/null 2>"$TEST_TMP/cmp.err"
 is "$?" 1 "compare: a folder that was not analyzed is an error"
 ok "compare: the error names the folder" grep -q "$TEST_TMP: not an analyzed run" "$TEST_TMP/cmp.err"

@@ -32,6 +32,13 @@ is "$(sv waits latency.rq_wait.count)" 3 "waits: three runqueue waits (B after i
 is "$(sv waits latency.rq_wait.total_s)" 0.009000 "waits: 2 + 3 + 4 ms waited"
 cmp_num "$(sv waits latency.rq_wait.p50_us)" -ge 3000 "waits: the median wait is A's 3 ms, or its bin's upper bound"
 cmp_num "$(sv waits latency.rq_wait.p50_us)" -le 3270 "waits: within 9% of it"
+cmp_num "$(sv waits latency.rq_wait.p90_us)" -ge 4000 "waits: the p90 wait is C's 4 ms, or its bin's upper bound"
+cmp_num "$(sv waits latency.rq_wait.p90_us)" -le 4360 "waits: within 9% of it"
+for k in latency.rq_wait.p50_us latency.rq_wait.p90_us latency.rq_wait.p99_us latency.wakeup.max_us latency.wakeup.count; do
+	j=$(jq -r ".$k" "$TEST_TMP/waits/out/summary.json") t=$(sv waits "$k")
+	ok "waits: summary.json's $k ($j) is summary.tsv's ($t)" \
+		awk -v j="$j" -v t="$t" 'BEGIN { exit !(j != "" && j != "null" && t != "" && j + 0 == t + 0) }'
+done
 is "$(sv waits waiting.idle_while_waiting.system_s)" 0.006000 "waits: idle while waiting 6 ms in the system"
 is "$(sv waits waiting.idle_while_waiting.by_level.SMT.s)" 0.006000 "waits: ... in cpu 0's SMT domain (cpu 1 idle)"
 is "$(sv waits waiting.idle_while_waiting.by_package.0.s)" 0.006000 "waits: ... in package 0"

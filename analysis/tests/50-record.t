@@ -207,6 +207,25 @@ cmp_num "${big:-0}" -gt "${small:-0}" "lost events: more lost, a larger buffer s
 ok "lost events: the busiest cpu's event rate is said" grep -q 'the busiest cpu wrote [0-9]* events a second' "$TEST_TMP/lossy2.out"
 printf 'entries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\ndropped events: 0\n' >"$R/sys/kernel/tracing/per_cpu/cpu0/stats"
 
+# --- a kernel with the series and cpufreq: the powersched system and
+# power:cpu_frequency are recorded too
+R2=$TEST_TMP/sysroot-full
+mk_sysroot "$R2"
+for e in powersched/balance_mode powersched/power_pack_decision power/cpu_frequency; do
+	mkdir -p "$R2/sys/kernel/tracing/events/$e" && echo 0 >"$R2/sys/kernel/tracing/events/$e/enable"
+done
+echo 0 >"$R2/sys/kernel/tracing/events/powersched/enable"
+D=$TEST_TMP/full
+POWERSCHED_SYSROOT="$R2" "$PS" record -o "$D" -- true >"$TEST_TMP/full.out" 2>&1
+is "$?" 0 "full kernel: exit status 0"
+is "$(jq -r '.events | join(",")' "$D/run.json")" \
+	"sched:sched_switch,sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_migrate_task,powersched,power:cpu_idle,power:cpu_frequency" \
+	"full kernel: run.json lists powersched and power:cpu_frequency among the events recorded"
+is "$(jq -r '.events_missing | length' "$D/run.json")" 0 "full kernel: no event missing"
+is "$(grep -A1 -x -- -e "$FAKE_ARGS" | grep -v -x -- -e | grep -v -x -- -- | tr '\n' ' ')" \
+	"sched:sched_switch sched:sched_waking sched:sched_wakeup sched:sched_wakeup_new sched:sched_migrate_task powersched power:cpu_idle power:cpu_frequency " \
+	"full kernel: trace-cmd got the powersched system and power:cpu_frequency"
+
 # --- a trace in which no cpu switched: warned
 D=$TEST_TMP/noswitch
 FAKE_TRACE=$DATA/noswitch-vanilla/trace.dat POWERSCHED_SYSROOT="$R" "$PS" record -o "$D" -- true >"$TEST_TMP/nosw.out" 2>&1

@@ -47,6 +47,9 @@ for t in pack2-powersaving pinned-vanilla spin2-powersaving; do
 done
 f=$TEST_TMP/pack2-powersaving.json
 ok "pack2: busy-cpu counters per package" jq -e '[.traceEvents[] | select(.ph == "C" and (.name | startswith("package 1 busy")))] | length > 0' "$f" >/dev/null
+ok "pack2: busy-cpu counters per core" jq -e '[.traceEvents[] | select(.ph == "C" and (.name | test("^core [0-9]+ busy cpus$")))] | length > 0' "$f" >/dev/null
+ok "pack2: a core counts at most its 2 SMT cpus busy" \
+	jq -e '[.traceEvents[] | select(.ph == "C" and (.name | startswith("core "))) | .args[]] | (min >= 0 and max <= 2)' "$f" >/dev/null
 ok "pack2: a balance mode track per domain level" jq -e '[.traceEvents[] | select(.ph == "C" and (.name | startswith("mode ")))] | length > 0' "$f" >/dev/null
 ok "pack2: powersched events carry their fields and enum names" \
 	jq -e '[.traceEvents[] | select(.name == "balance_mode")][0].args | has("why") and has("why_name") and has("domain")' "$f" >/dev/null
