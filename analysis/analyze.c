@@ -505,7 +505,14 @@ static int run(struct analysis *a)
 	return ret;
 }
 
-int cmd_analyze(int argc, char **argv)
+/* The paths and options of one analyze command line */
+struct analyze_args {
+	const char *topo_path, *out, *model_path;
+	double bucket_ms;
+};
+
+/* Returns -1 to go on, else the exit status (usage errors: 2) */
+static int parse_args(int argc, char **argv, struct analysis *a, struct analyze_args *args)
 {
 	static const struct option opts[] = {
 		{ "topology", required_argument, NULL, 't' },
@@ -518,35 +525,24 @@ int cmd_analyze(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *topo_path = NULL, *out = NULL, *model_path = NULL;
-	static struct analysis an;
-	struct analysis *a = &an;
-	char err[1024], topo_buf[4200], *dir;
-	double bucket_ms = 10;
-	struct stat st;
-	int c, ret = 1;
+	char *end;
+	int c;
 
-	memset(a, 0, sizeof(*a));
-	a->max_rows = DEFAULT_MAX_ROWS;
-	a->pp.window = DEFAULT_PINGPONG_MS * 1000000ULL;
+	args->bucket_ms = 10;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:o:b:m:pr:P:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': a->phase = true; break;
-		case 't': topo_path = optarg; break;
-		case 'o': out = optarg; break;
-		case 'b': {
-			char *end;
-
-			bucket_ms = strtod(optarg, &end);
-			if (*end || !(bucket_ms >= 0.1 && bucket_ms <= 60000)) {
+		case 't': args->topo_path = optarg; break;
+		case 'o': args->out = optarg; break;
+		case 'b':
+			args->bucket_ms = strtod(optarg, &end);
+			if (*end || !(args->bucket_ms >= 0.1 && args->bucket_ms <= 60000)) {
 				warning("--bucket '%s': not a number of milliseconds between 0.1 and 60000", optarg);
 				return 2;
 			}
 			break;
-		}
 		case 'r': {
-			char *end;
 			long long n = strtoll(optarg, &end, 10);
 
 			if (*end || end == optarg || n < 1) {
@@ -557,7 +553,6 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		}
 		case 'P': {
-			char *end;
 			double ms = strtod(optarg, &end);
 
 			if (end == optarg || *end || !(ms > 0 && ms <= 60000)) {
@@ -567,7 +562,7 @@ int cmd_analyze(int argc, char **argv)
 			a->pp.window = (uint64_t)(ms * 1e6 + 0.5);
 			break;
 		}
-		case 'm': model_path = optarg; break;
+		case 'm': args->model_path = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -577,8 +572,21 @@ int cmd_analyze(int argc, char **argv)
 		return 2;
 	}
 	a->trace = argv[optind];
-	a->bucket = (uint64_t)(bucket_ms * 1e6 + 0.5);
+	a->bucket = (uint64_t)(args->bucket_ms * 1e6 + 0.5);
 	a->time_decimals = time_decimals(a->bucket);
+	return -1;
+}
+
+/*
+ * The trace must be a non-empty regular file; the topology and the outputs
+ * default to its folder (topology.tsv, analysis/).  Then the topology and
+ * the power model (the one for the topology's shape unless --model).
+ */
+static int load_inputs(struct analysis *a, struct analyze_args *args)
+{
+	static char topo_buf[4200];
+	char err[1024], *dir;
+	struct stat st;
 
 	if (stat(a->trace, &st)) {
 		warning("%s: %s", a->trace, strerror(errno));
@@ -592,14 +600,14 @@ int cmd_analyze(int argc, char **argv)
 	dir = strdup(a->trace);
 	if (!dir)
 		return 1;
-	if (!topo_path) {
+	if (!args->topo_path) {
 		snprintf(topo_buf, sizeof(topo_buf), "%s/topology.tsv", dirname(dir));
-		topo_path = topo_buf;
+		args->topo_path = topo_buf;
 	}
-	a->topo_path = topo_path;
-	if (out)
-		snprintf(a->outs.dir, sizeof(a->outs.dir), "%s", out);
-	else {
+	a->topo_path = args->topo_path;
+	if (args->out) {
+		snprintf(a->outs.dir, sizeof(a->outs.dir), "%s", args->out);
+	} else {
 		free(dir);
 		dir = strdup(a->trace);
 		if (!dir)
@@ -608,30 +616,30 @@ int cmd_analyze(int argc, char **argv)
 	}
 	free(dir);
 
-	if (access(topo_path, R_OK)) {
+	if (access(args->topo_path, R_OK)) {
 		warning("%s: no topology for %s (%s); give one with --topology (qemu/run writes topology.tsv beside the trace)",
-			topo_path, a->trace, strerror(errno));
+			args->topo_path, a->trace, strerror(errno));
 		return 1;
 	}
-	if (topology_read(topo_path, &a->topo, err, sizeof(err))) {
+	if (topology_read(args->topo_path, &a->topo, err, sizeof(err))) {
 		warning("%s", err);
 		return 1;
 	}
-	if (!model_path)
-		model_path = power_model_for_topology(&a->topo);
-	if (power_model_read(model_path, &a->model, err, sizeof(err))) {
+	if (!args->model_path)
+		args->model_path = power_model_for_topology(&a->topo);
+	if (power_model_read(args->model_path, &a->model, err, sizeof(err))) {
 		warning("%s", err);
 		return 1;
 	}
+	return 0;
+}
 
-	if (trace_open(&a->in, a->trace, err, sizeof(err))) {
-		warning("%s", err);
-		trace_close(&a->in);
-		return 1;
-	}
+/* The events the analysis reads, bound once; sched_switch is required */
+static int find_events(struct analysis *a)
+{
 	if (trace_bind(&a->in, bindings, sizeof(bindings) / sizeof(bindings[0]))) {
 		warning("out of memory");
-		goto out;
+		return 1;
 	}
 	a->modes.available = trace_event(&a->in, PS_SYSTEM, PS_BALANCE_MODE)->id >= 0;
 	a->ev_switch = trace_event(&a->in, "sched", "sched_switch");
@@ -649,39 +657,74 @@ int cmd_analyze(int argc, char **argv)
 	if (a->ev_switch->id < 0) {
 		warning("%s: no sched:sched_switch events in the trace: utilization cannot be computed (record with -e sched:sched_switch)",
 			a->trace);
-		goto out;
+		return 1;
 	}
 	if (!a->ev_switch->f[SW_prev_pid] || !a->ev_switch->f[SW_next_pid]) {
 		warning("%s: sched_switch lacks prev_pid/next_pid: an unknown event format", a->trace);
-		goto out;
+		return 1;
 	}
+	return 0;
+}
+
+/*
+ * Where each cpu's records start (the prescan), the window's opening, the
+ * output folder and the per-cpu state of the passes.
+ */
+static int prepare(struct analysis *a)
+{
+	int pkg_of[MAX_CPUS];
+
 	if (trace_prescan(&a->in, a->ev_switch->id, on_prescan, a)) {
 		warning("%s", a->in.err);
-		goto out;
+		return 1;
 	}
 	if (check_cpus(a))
-		goto out;
+		return 1;
 	for (int cpu = 0; cpu < a->in.ncpus && cpu < MAX_CPUS; cpu++)
 		if (a->start[cpu].has_records && a->start[cpu].first_ts > a->latest_first)
 			a->latest_first = a->start[cpu].first_ts;
 	a->open_at = a->phase ? UINT64_MAX : a->latest_first;
 	if (make_outdir(a->outs.dir))
-		goto out;
+		return 1;
 	if (busy_init(&a->busy, &a->topo) || waiting_init(&a->wait, &a->topo)) {
 		warning("out of memory");
-		goto out;
+		return 1;
 	}
-	{
-		int pkg_of[MAX_CPUS];
+	for (int cpu = 0; cpu < a->topo.nr_cpu_ids; cpu++)
+		pkg_of[cpu] = a->topo.present[cpu] ? a->topo.pkg[cpu] : -1;
+	a->idle = idle_new(a->topo.nr_cpu_ids, pkg_of, a->topo.npkgs);
+	if (!a->idle) {
+		warning("out of memory");
+		return 1;
+	}
+	return 0;
+}
 
-		for (int cpu = 0; cpu < a->topo.nr_cpu_ids; cpu++)
-			pkg_of[cpu] = a->topo.present[cpu] ? a->topo.pkg[cpu] : -1;
-		a->idle = idle_new(a->topo.nr_cpu_ids, pkg_of, a->topo.npkgs);
-		if (!a->idle) {
-			warning("out of memory");
-			goto out;
-		}
+int cmd_analyze(int argc, char **argv)
+{
+	static struct analysis an;
+	struct analysis *a = &an;
+	struct analyze_args args = { 0 };
+	char err[1024];
+	int ret = 1;
+
+	memset(a, 0, sizeof(*a));
+	a->max_rows = DEFAULT_MAX_ROWS;
+	a->pp.window = DEFAULT_PINGPONG_MS * 1000000ULL;
+	ret = parse_args(argc, argv, a, &args);
+	if (ret >= 0)
+		return ret;
+	if (load_inputs(a, &args))
+		return 1;
+
+	if (trace_open(&a->in, a->trace, err, sizeof(err))) {
+		warning("%s", err);
+		trace_close(&a->in);
+		return 1;
 	}
+	ret = 1;
+	if (find_events(a) || prepare(a))
+		goto out;
 
 	ret = run(a) ? 1 : 0;
 	if (ret) {

@@ -27,79 +27,43 @@ static double per_s(uint64_t n, double dur)
 	return dur > 0 ? n / dur : 0;
 }
 
-static void fill_modes(struct analysis *a, struct summary *s, double dur)
+/* One domain level's passes, switches, flips and time in each mode */
+static void fill_domain_modes(struct summary *s, const char *name, const struct domain_stats *ds,
+			      double dur)
 {
-	struct topology *t = &a->topo;
-	struct modes *md = &a->modes;
-	uint64_t switches = 0, flips = 0, passes[NMODES] = { 0 };
-	char path[256], key[256];
+	uint64_t held = ds->inst_ns[PS_MODE_POWER] + ds->inst_ns[PS_MODE_PERFORMANCE];
+	char path[256];
 
-	if (!md->available) {
-		st_style(s, "modes", ST_SPACED);
-		st_bool(s, "modes.available", NULL, false);
-		st_str(s, "modes.note", NULL, "no powersched events in the trace: mode timeline skipped");
-		st_null(s, "lazy_skips");
-		st_null(s, "pack_decisions");
-		return;
-	}
-	modes_finish(a);
-	for (int d = 0; d <= t->ndomains; d++) {
-		switches += md->dom[d].switches;
-		flips += md->dom[d].flips;
-		for (int m = 0; m < NMODES; m++)
-			passes[m] += md->dom[d].passes[m];
-	}
-	st_bool(s, "modes.available", NULL, true);
-	st_style(s, "modes.passes", ST_SPACED);
+	snprintf(path, sizeof(path), "modes.domains.%s", name);
+	st_style(s, path, ST_SPACED);
 	for (int m = 0; m < NMODES; m++) {
-		int mm = (m + 1) % NMODES;	/* power, performance, none */
+		int mm = (m + 1) % NMODES;
 
-		snprintf(path, sizeof(path), "modes.passes.%s", ps_modes[mm].key);
-		st_int(s, path, NULL, passes[mm]);
+		snprintf(path, sizeof(path), "modes.domains.%s.%s", name, ps_modes[mm].key);
+		st_int(s, path, NULL, ds->passes[mm]);
 	}
-	st_int(s, "modes.switches", NULL, switches);
-	st_num(s, "modes.switches_per_s", NULL, per_s(switches, dur), 4);
-	st_int(s, "modes.flips", NULL, flips);
-	st_num(s, "modes.flips_per_s", NULL, per_s(flips, dur), 4);
-	for (int d = 0; d < t->ndomains; d++) {
-		struct domain_stats *ds = &md->dom[d];
+	snprintf(path, sizeof(path), "modes.domains.%s.switches", name);
+	st_int(s, path, NULL, ds->switches);
+	snprintf(path, sizeof(path), "modes.domains.%s.switches_per_s", name);
+	st_num(s, path, NULL, per_s(ds->switches, dur), 4);
+	snprintf(path, sizeof(path), "modes.domains.%s.instances", name);
+	st_int(s, path, NULL, ds->instances);
+	snprintf(path, sizeof(path), "modes.domains.%s.flips", name);
+	st_int(s, path, NULL, ds->flips);
+	snprintf(path, sizeof(path), "modes.domains.%s.flips_per_s", name);
+	st_num(s, path, NULL, per_s(ds->flips, dur), 4);
+	snprintf(path, sizeof(path), "modes.domains.%s.power_share", name);
+	st_num(s, path, NULL, held ? (double)ds->inst_ns[PS_MODE_POWER] / held : 0, 4);
+	snprintf(path, sizeof(path), "modes.domains.%s.performance_share", name);
+	st_num(s, path, NULL, held ? (double)ds->inst_ns[PS_MODE_PERFORMANCE] / held : 0, 4);
+	snprintf(path, sizeof(path), "modes.domains.%s.lazy_skips", name);
+	st_int(s, path, NULL, ds->lazy);
+}
 
-		snprintf(path, sizeof(path), "modes.domains.%s", t->domains[d]);
-		st_style(s, path, ST_SPACED);
-		for (int m = 0; m < NMODES; m++) {
-			int mm = (m + 1) % NMODES;
-
-			snprintf(path, sizeof(path), "modes.domains.%s.%s", t->domains[d], ps_modes[mm].key);
-			st_int(s, path, NULL, ds->passes[mm]);
-		}
-		snprintf(path, sizeof(path), "modes.domains.%s.switches", t->domains[d]);
-		st_int(s, path, NULL, ds->switches);
-		snprintf(path, sizeof(path), "modes.domains.%s.switches_per_s", t->domains[d]);
-		st_num(s, path, NULL, per_s(ds->switches, dur), 4);
-		snprintf(path, sizeof(path), "modes.domains.%s.instances", t->domains[d]);
-		st_int(s, path, NULL, ds->instances);
-		snprintf(path, sizeof(path), "modes.domains.%s.flips", t->domains[d]);
-		st_int(s, path, NULL, ds->flips);
-		snprintf(path, sizeof(path), "modes.domains.%s.flips_per_s", t->domains[d]);
-		st_num(s, path, NULL, per_s(ds->flips, dur), 4);
-		{
-			uint64_t held = ds->inst_ns[PS_MODE_POWER] + ds->inst_ns[PS_MODE_PERFORMANCE];
-
-			snprintf(path, sizeof(path), "modes.domains.%s.power_share", t->domains[d]);
-			st_num(s, path, NULL, held ? (double)ds->inst_ns[PS_MODE_POWER] / held : 0, 4);
-			snprintf(path, sizeof(path), "modes.domains.%s.performance_share", t->domains[d]);
-			st_num(s, path, NULL, held ? (double)ds->inst_ns[PS_MODE_PERFORMANCE] / held : 0, 4);
-		}
-		snprintf(path, sizeof(path), "modes.domains.%s.lazy_skips", t->domains[d]);
-		st_int(s, path, NULL, ds->lazy);
-	}
-	st_style(s, "modes.mode_duration_hist_ms", ST_TIGHT);
-	for (int b = 0; b < NHIST; b++) {
-		snprintf(path, sizeof(path), "modes.mode_duration_hist_ms.%s%llu", b == NHIST - 1 ? ">=" : "<",
-			 b == NHIST - 1 ? 1ULL << (b - 1) : 1ULL << b);
-		st_int(s, path, NULL, md->hist[b]);
-	}
-	st_int(s, "lazy_skips", NULL, md->lazy_total);
+/* power_pack_decision: by reason, by domain and reason, by origin */
+static void fill_pack_decisions(const struct topology *t, const struct modes *md, struct summary *s)
+{
+	char path[256], key[256];
 
 	st_style(s, "pack_decisions", ST_SPACED);
 	st_int(s, "pack_decisions.total", "pack.total", md->pack_total);
@@ -123,8 +87,14 @@ static void fill_modes(struct analysis *a, struct summary *s, double dur)
 		snprintf(key, sizeof(key), "pack.by_origin.%s", ps_origins[o].key);
 		st_int(s, path, key, md->pack_origin[o]);
 	}
+}
 
-	/* balance_mode's reasons, all domains */
+/* balance_mode's reasons, the outcomes of the passes, policy changes and
+ * lazy skips by variant */
+static void fill_balance_reasons(const struct topology *t, const struct modes *md, struct summary *s)
+{
+	char path[256];
+
 	st_style(s, "balance_why", ST_SPACED);
 	for (int w = 0; w <= NWHYS; w++) {
 		uint64_t n = 0;
@@ -167,6 +137,54 @@ static void fill_modes(struct analysis *a, struct summary *s, double dur)
 			 v < PS_NR(ps_lazy_variants) ? ps_lazy_variants[v].key : "unknown");
 		st_int(s, path, NULL, md->lazy_variant[v]);
 	}
+}
+
+static void fill_modes(struct analysis *a, struct summary *s, double dur)
+{
+	struct topology *t = &a->topo;
+	struct modes *md = &a->modes;
+	uint64_t switches = 0, flips = 0, passes[NMODES] = { 0 };
+	char path[256];
+
+	if (!md->available) {
+		st_style(s, "modes", ST_SPACED);
+		st_bool(s, "modes.available", NULL, false);
+		st_str(s, "modes.note", NULL, "no powersched events in the trace: mode timeline skipped");
+		st_null(s, "lazy_skips");
+		st_null(s, "pack_decisions");
+		return;
+	}
+	modes_finish(a);
+	for (int d = 0; d <= t->ndomains; d++) {
+		switches += md->dom[d].switches;
+		flips += md->dom[d].flips;
+		for (int m = 0; m < NMODES; m++)
+			passes[m] += md->dom[d].passes[m];
+	}
+	st_bool(s, "modes.available", NULL, true);
+	st_style(s, "modes.passes", ST_SPACED);
+	for (int m = 0; m < NMODES; m++) {
+		int mm = (m + 1) % NMODES;	/* power, performance, none */
+
+		snprintf(path, sizeof(path), "modes.passes.%s", ps_modes[mm].key);
+		st_int(s, path, NULL, passes[mm]);
+	}
+	st_int(s, "modes.switches", NULL, switches);
+	st_num(s, "modes.switches_per_s", NULL, per_s(switches, dur), 4);
+	st_int(s, "modes.flips", NULL, flips);
+	st_num(s, "modes.flips_per_s", NULL, per_s(flips, dur), 4);
+	for (int d = 0; d < t->ndomains; d++)
+		fill_domain_modes(s, t->domains[d], &md->dom[d], dur);
+	st_style(s, "modes.mode_duration_hist_ms", ST_TIGHT);
+	for (int b = 0; b < NHIST; b++) {
+		snprintf(path, sizeof(path), "modes.mode_duration_hist_ms.%s%llu", b == NHIST - 1 ? ">=" : "<",
+			 b == NHIST - 1 ? 1ULL << (b - 1) : 1ULL << b);
+		st_int(s, path, NULL, md->hist[b]);
+	}
+	st_int(s, "lazy_skips", NULL, md->lazy_total);
+
+	fill_pack_decisions(t, md, s);
+	fill_balance_reasons(t, md, s);
 }
 
 /* Migrations by level and by cause (migrations.c) */
