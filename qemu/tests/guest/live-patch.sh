@@ -22,4 +22,6 @@ echo "$n" >toggles
 if kill -0 "$hb" 2>/dev/null; then echo yes; else echo no; fi >hackbench-alive
 kill "$hb" 2>/dev/null
 wait
-dmesg | grep -c 'was patched out before it trapped' >resumed
+# grep -c exits 1 when it counts none: the count is the result, not the status
+r=$(dmesg | grep -c 'was patched out before it trapped')
+echo "$r" >resumed
