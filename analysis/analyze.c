@@ -509,6 +509,7 @@ static int run(struct analysis *a)
 struct analyze_args {
 	const char *topo_path, *out, *model_path;
 	double bucket_ms;
+	char topo_buf[4200];	/* the default topology path, beside the trace */
 };
 
 /* Returns -1 to go on, else the exit status (usage errors: 2) */
@@ -584,7 +585,6 @@ static int parse_args(int argc, char **argv, struct analysis *a, struct analyze_
  */
 static int load_inputs(struct analysis *a, struct analyze_args *args)
 {
-	static char topo_buf[4200];
 	char err[1024], *dir;
 	struct stat st;
 
@@ -601,8 +601,8 @@ static int load_inputs(struct analysis *a, struct analyze_args *args)
 	if (!dir)
 		return 1;
 	if (!args->topo_path) {
-		snprintf(topo_buf, sizeof(topo_buf), "%s/topology.tsv", dirname(dir));
-		args->topo_path = topo_buf;
+		snprintf(args->topo_buf, sizeof(args->topo_buf), "%s/topology.tsv", dirname(dir));
+		args->topo_path = args->topo_buf;
 	}
 	a->topo_path = args->topo_path;
 	if (args->out) {
